@@ -1,0 +1,30 @@
+// Admin commands: what `pvs partner create` and friends do. The same function runs in the CLI process
+// (PostgreSQL, or an embedded database nobody else holds) or inside the running server, reached over
+// its loopback-only admin endpoint (an embedded database the server holds; PGlite allows one process).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
+import type { Services } from '../services.ts';
+
+export interface AdminCommand<S extends TSchema = TSchema> {
+  name: string;
+  input: S;
+  run(services: Services, input: Static<S>): Promise<unknown>;
+}
+
+function command<S extends TSchema>(c: AdminCommand<S>): AdminCommand<S> {
+  return c;
+}
+
+export const adminCommands: Record<string, AdminCommand> = {
+  'partner-create': command({
+    name: 'partner-create',
+    input: CreatePartnerInput,
+    run: (services, input) => services.partners.create(input),
+  }),
+  migrate: command({
+    name: 'migrate',
+    input: Type.Object({}, { additionalProperties: false }),
+    // The server migrated at start; asking it confirms there is nothing left to apply.
+    run: async (services) => ({ applied: (await services.migrate()).applied }),
+  }),
+};

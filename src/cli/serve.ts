@@ -1,0 +1,104 @@
+// `pvs serve`: the API and the worker in one process (or one of them with --role), with a clean
+// shutdown: in-flight requests finish, running jobs finish or are released, the database closes.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { buildApp } from '../app.ts';
+import { ConfigError, type Config } from '../config.ts';
+import type { HttpApp } from '../platform/http/types.ts';
+import type { Worker } from '../platform/jobs/worker.ts';
+import { createServices, type Services } from '../services.ts';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export function serverInfoPath(config: Config): string {
+  return path.join(config.DATA_DIR, 'server.json');
+}
+
+const loopbackHosts = new Set(['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1']);
+
+async function ensureDemoPartner(services: Services): Promise<string[]> {
+  const { config } = services;
+  if (config.ENVIRONMENT !== 'sandbox' || (await services.partners.count()) > 0) return [];
+  const demo = await services.partners.create({ name: 'Demo Partner' });
+  // Sandbox convenience for the README tour; the secret is hashed in the database like any other.
+  const file = path.join(config.DATA_DIR, 'demo-partner.json');
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return [
+    'A demo partner was created (its secret is shown this once, and kept in ' + file + '):',
+    `  partnerId     ${demo.partnerId}`,
+    `  clientId      ${demo.clientId}`,
+    `  clientSecret  ${demo.clientSecret}`,
+  ];
+}
+
+export async function runServe(config: Config, role: Role): Promise<void> {
+  if (role !== 'all' && !config.DATABASE_URL) {
+    throw new ConfigError('DATABASE_URL: --role api and --role worker need PostgreSQL; the embedded database serves one process (use `pvs serve`)');
+  }
+  const services = await createServices(config);
+  const { logger } = services;
+  let app: HttpApp | undefined;
+  let worker: Worker | undefined;
+  let port = config.PORT;
+
+  try {
+    if (role !== 'worker') {
+      app = await buildApp(services);
+      await app.listen({ port: config.PORT, host: config.HOST });
+      port = (app.server.address() as AddressInfo).port;
+    }
+    if (role !== 'api') {
+      worker = services.createWorker();
+      worker.start();
+    }
+  } catch (error) {
+    await app?.close();
+    await services.close();
+    throw error;
+  }
+
+  const demoLines = await ensureDemoPartner(services);
+  const infoFile = serverInfoPath(config);
+  if (app) {
+    const adminHost = loopbackHosts.has(config.HOST) ? '127.0.0.1' : config.HOST;
+    writeFileSync(infoFile, JSON.stringify({ pid: process.pid, adminUrl: `http://${adminHost.includes(':') ? `[${adminHost}]` : adminHost}:${port}` }), { mode: 0o600 });
+  }
+
+  const banner = [
+    `PVS ${role === 'all' ? '' : `(${role}) `}running in ${config.ENVIRONMENT} on ${services.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,
+    ...(app ? [`  API   ${config.PUBLIC_BASE_URL}`, `  Docs  ${config.PUBLIC_BASE_URL}/docs`] : []),
+    ...demoLines,
+  ];
+  process.stdout.write(`${banner.join('\n')}\n`);
+  logger.info({ role, port, database: services.db.kind }, 'started');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn('second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timeoutMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, timeoutMs + 5_000).unref();
+    try {
+      await app?.close();
+      await worker?.stop(timeoutMs);
+      if (app && existsSync(infoFile)) rmSync(infoFile, { force: true });
+      await services.close();
+      clearTimeout(force);
+      logger.info('stopped');
+      process.exitCode = 0;
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

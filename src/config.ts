@@ -1,0 +1,93 @@
+// One schema for every setting. Parsed once at start, frozen, and passed to whoever needs it;
+// nothing else in the service reads process.env.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
+const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
+const Port = Type.Integer({ minimum: 0, maximum: 65535 });
+const PositiveInt = Type.Integer({ minimum: 1 });
+
+/** Every variable the service reads, with its default and its meaning. */
+const settings = {
+  ENVIRONMENT: { schema: Environment, default: 'sandbox', doc: '`sandbox` or `production`; production refuses sandbox providers' },
+  PORT: { schema: Port, default: 3000, doc: 'HTTP port' },
+  HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', doc: 'interface to bind; 0.0.0.0 in a container' },
+  PUBLIC_BASE_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'the address partners reach; defaults to http://localhost:PORT' },
+  DATABASE_URL: { schema: Type.String({ pattern: '^postgres(ql)?://' }), default: undefined, doc: 'PostgreSQL; unset means embedded PGlite in DATA_DIR' },
+  DATA_DIR: { schema: Type.String({ minLength: 1 }), default: './.data', doc: 'embedded database, generated secret key, local storage' },
+  SECRET_KEY: { schema: Type.String({ minLength: 32 }), default: undefined, doc: 'root secret (≥ 32 chars); generated into DATA_DIR in sandbox, required in production' },
+  STORAGE: { schema: Type.Union([Type.Literal('local'), Type.Literal('s3')]), default: 'local', doc: 'object storage for uploads' },
+  S3_BUCKET: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'bucket, with STORAGE=s3' },
+  S3_REGION: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'region, with STORAGE=s3' },
+  S3_ENDPOINT: { schema: Type.String({ pattern: '^https?://' }), default: undefined, doc: 'S3-compatible endpoint, with STORAGE=s3' },
+  REDIS_URL: { schema: Type.String({ pattern: '^rediss?://' }), default: undefined, doc: 'shared rate-limit counters across API nodes' },
+  LOG_LEVEL: { schema: LogLevel, default: 'info', doc: 'pino log level' },
+  RATE_LIMIT_PER_SECOND: { schema: PositiveInt, default: 50, doc: 'sustained requests per second per partner' },
+  RATE_LIMIT_BURST: { schema: PositiveInt, default: 100, doc: 'burst size per partner' },
+  TOKEN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 60, doc: 'token requests per minute per client and per IP' },
+  JOB_LEASE_SECONDS: { schema: Type.Integer({ minimum: 2 }), default: 60, doc: 'how long a claimed job is held before another worker may take it' },
+  JOB_POLL_MILLISECONDS: { schema: Type.Integer({ minimum: 10 }), default: 250, doc: 'worker poll interval when idle' },
+  SHUTDOWN_TIMEOUT_SECONDS: { schema: PositiveInt, default: 20, doc: 'time given to in-flight requests and jobs on SIGTERM' },
+} satisfies Record<string, { schema: TSchema; default: unknown; doc: string }>;
+
+type Settings = typeof settings;
+type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined ? Static<Settings[K]['schema']> | undefined : Static<Settings[K]['schema']> };
+
+export type Config = Readonly<Parsed & { PUBLIC_BASE_URL: string; SECRET_KEY: string }>;
+
+export class ConfigError extends Error {}
+
+export const settingDocs = Object.entries(settings).map(([name, s]) => ({ name, default: s.default, doc: s.doc }));
+
+/** Parses the environment against the schema; the first bad value stops the start, named. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(settings)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      out[name] = setting.default;
+      continue;
+    }
+    const value = Value.Convert(setting.schema, raw);
+    if (!Value.Check(setting.schema, value)) {
+      const first = Value.Errors(setting.schema, value).First();
+      throw new ConfigError(`${name}: invalid value ${JSON.stringify(raw)} (${first?.message ?? 'does not match'}; ${setting.doc})`);
+    }
+    out[name] = value;
+  }
+  const parsed = out as Parsed;
+  if (parsed.ENVIRONMENT === 'production') {
+    for (const name of ['SECRET_KEY', 'DATABASE_URL'] as const) {
+      if (!parsed[name]) throw new ConfigError(`${name}: required when ENVIRONMENT=production`);
+    }
+  }
+  if (parsed.STORAGE === 's3' && !parsed.S3_BUCKET) throw new ConfigError('S3_BUCKET: required when STORAGE=s3');
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
+  return Object.freeze({ ...parsed, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey });
+}
+
+/** In sandbox the root secret is generated once and kept beside the embedded database. */
+function readOrCreateSandboxSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    // Another process started at the same moment and wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+}
+
+/** Loads `.env` from the working directory when present; real environment variables win. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

@@ -1,0 +1,103 @@
+// OAuth 2.0 client credentials: a partner's API client exchanges its id and secret for a short-lived
+// ES256 JWT, which every /v1 call then presents. Verified tokens are cached briefly so that checking
+// a token does not dominate a request.
+import { jwtVerify, SignJWT, errors as joseErrors, decodeProtectedHeader } from 'jose';
+import type { Clock } from '../../platform/clock.ts';
+import { decoyHash, verifySecret } from '../../platform/crypto.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+export const apiScope = 'channel-partner-api/server';
+export const tokenLifetimeSeconds = 3600;
+
+export interface TokenClaims {
+  clientId: string;
+  partnerId: string;
+  scope: string;
+  env: string;
+  expiresAt: number;
+}
+
+export interface ClientCredentialsLookup {
+  findActiveClient(clientId: string): Promise<{ clientId: string; partnerId: string; secretHash: string } | undefined>;
+}
+
+export type IssueResult =
+  | { ok: true; body: { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } }
+  | { ok: false; error: 'invalid_client' | 'invalid_scope'; description: string };
+
+export interface TokenService {
+  issue(input: { clientId: string; clientSecret: string; scope?: string }): Promise<IssueResult>;
+  /** The claims of a valid token for this environment, or undefined. */
+  verify(token: string): Promise<TokenClaims | undefined>;
+}
+
+const cacheLimit = 10_000;
+const cacheSeconds = 60;
+
+export function createTokenService(deps: {
+  clients: ClientCredentialsLookup;
+  keys: SigningKeys;
+  clock: Clock;
+  issuer: string;
+  environment: string;
+}): TokenService {
+  const cache = new Map<string, { claims: TokenClaims; until: number }>();
+
+  return {
+    async issue({ clientId, clientSecret, scope }) {
+      const client = await deps.clients.findActiveClient(clientId);
+      // Verify against a decoy when the client is unknown, so the answer's timing does not tell.
+      const matches = await verifySecret(clientSecret, client?.secretHash ?? (await decoyHash()));
+      if (!client || !matches) return { ok: false, error: 'invalid_client', description: 'Unknown client or wrong secret' };
+      if (scope !== undefined && scope.split(' ').some((s) => s !== apiScope)) {
+        return { ok: false, error: 'invalid_scope', description: `The only scope is ${apiScope}` };
+      }
+      const now = Math.floor(deps.clock.now().getTime() / 1000);
+      const { kid, privateKey } = deps.keys.active();
+      const token = await new SignJWT({ partner_id: client.partnerId, scope: apiScope, env: deps.environment })
+        .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+        .setIssuer(deps.issuer)
+        .setSubject(client.clientId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + tokenLifetimeSeconds)
+        .sign(privateKey);
+      return { ok: true, body: { access_token: token, token_type: 'Bearer', expires_in: tokenLifetimeSeconds, scope: apiScope } };
+    },
+
+    async verify(token) {
+      const nowMs = deps.clock.now().getTime();
+      const cached = cache.get(token);
+      if (cached) {
+        if (cached.until > nowMs) return cached.claims;
+        cache.delete(token);
+      }
+      let kid: string | undefined;
+      try {
+        kid = decodeProtectedHeader(token).kid;
+      } catch {
+        return undefined;
+      }
+      const key = kid ? await deps.keys.publicKey(kid) : undefined;
+      if (!key) return undefined;
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['ES256'],
+          issuer: deps.issuer,
+          currentDate: new Date(nowMs),
+        });
+        const { partner_id: partnerId, scope, env, sub, exp } = payload as Record<string, unknown>;
+        if (typeof partnerId !== 'string' || typeof sub !== 'string' || typeof exp !== 'number') return undefined;
+        // A token minted for another environment (sandbox vs production) is no token here.
+        if (env !== deps.environment) return undefined;
+        if (typeof scope !== 'string' || !scope.split(' ').includes(apiScope)) return undefined;
+        const claims: TokenClaims = { clientId: sub, partnerId, scope, env, expiresAt: exp };
+        if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
+        cache.set(token, { claims, until: Math.min(exp * 1000, nowMs + cacheSeconds * 1000) });
+        return claims;
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError) return undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const Partner = Type.Object(
+  {
+    id: Type.String({ description: 'Channel partner id (`ptn_…`); send it as `X-Partner-Id`.' }),
+    name: Type.String(),
+    environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+    monitoringEligible: Type.Boolean({ description: 'Whether monitoring events may be delivered to this partner.' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Partner', title: 'Partner' },
+);
+export type Partner = Static<typeof Partner>;
+
+export const CreatedPartner = Type.Object({
+  partnerId: Type.String(),
+  name: Type.String(),
+  monitoringEligible: Type.Boolean(),
+  clientId: Type.String(),
+  clientSecret: Type.String({ description: 'Shown once; only a slow hash is kept.' }),
+});
+export type CreatedPartner = Static<typeof CreatedPartner>;
+
+export const CreatePartnerInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    monitoring: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreatePartnerInput = Static<typeof CreatePartnerInput>;

@@ -1,0 +1,83 @@
+// Secrets at rest: slow hashes for client secrets, HMAC digests for link tokens, AES-GCM for
+// secrets the service must read back (signing keys, webhook secrets). Every key is derived from
+// SECRET_KEY with HKDF and a purpose label, so one root secret never signs two kinds of thing.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  scrypt as scryptCallback,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
+
+const scryptParams = { N: 1 << 15, r: 8, p: 1, keyLength: 32 };
+
+function scrypt(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCallback(secret, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+/** A slow, salted hash (scrypt) in a self-describing string: `scrypt$N$r$p$salt$hash`. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const { N, r, p, keyLength } = scryptParams;
+  const hash = await scrypt(secret, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scrypt(secret, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
+  });
+  return timingSafeEqual(expected, actual);
+}
+
+let decoy: Promise<string> | undefined;
+
+/** A hash of nothing in particular, verified against when a client id is unknown so that the time taken does not tell. */
+export function decoyHash(): Promise<string> {
+  return (decoy ??= hashSecret('decoy'));
+}
+
+export function deriveKey(secretKey: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretKey, 'pvs', purpose, 32));
+}
+
+export function hmacHex(key: Buffer | string, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** AES-256-GCM; the result is `v1.iv.tag.ciphertext`, base64url parts. */
+export function encrypt(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+}
+
+export function decrypt(key: Buffer, sealed: string): string {
+  const [version, iv, tag, body] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('Unrecognised sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,69 @@
+// The /v1 partner API. Every route registered through this plugin is authenticated (bearer token),
+// checked against X-Partner-Id, rate limited per partner, and documented with both in OpenAPI.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenService } from '../../modules/auth/tokens.service.ts';
+import { AppError } from '../errors.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import { tenantOf } from '../tenancy.ts';
+import { sendProblem } from './problem.ts';
+import type { HttpApp } from './types.ts';
+
+export type PartnerApi = HttpApp;
+
+const partnerHeader = {
+  'x-partner-id': Type.String({ description: 'Your partner id (`ptn_…`); must match the credentials.' }),
+};
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
+  return match?.[1];
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, decision: ReturnType<RateLimiter['take']>): void {
+  reply.header('ratelimit-limit', String(decision.limit));
+  reply.header('ratelimit-remaining', String(decision.remaining));
+  reply.header('ratelimit-reset', String(decision.resetSeconds));
+  reply.header('ratelimit-policy', decision.policy);
+}
+
+export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter }, register: (api: PartnerApi) => void) {
+  return async function plugin(api: HttpApp) {
+    // Document the two headers on every route; the hooks below enforce them before validation runs.
+    api.addHook('onRoute', (route) => {
+      const schema = (route.schema ??= {}) as Record<string, unknown>;
+      const headers = (schema.headers as ReturnType<typeof Type.Object> | undefined) ?? Type.Object({});
+      schema.headers = Type.Object({ ...headers.properties, ...partnerHeader });
+      schema.security = [{ bearerAuth: [] }];
+    });
+
+    api.addHook('onRequest', async (request, reply) => {
+      const token = bearer(request);
+      const claims = token ? await deps.tokens.verify(token) : undefined;
+      if (!claims) {
+        reply.header('www-authenticate', 'Bearer realm="pvs"');
+        return sendProblem(
+          reply,
+          new AppError('UNAUTHENTICATED', token ? 'The access token is invalid, expired or for another environment' : 'Send Authorization: Bearer <access token> from POST /oauth2/token'),
+        );
+      }
+      const partnerId = request.headers['x-partner-id'];
+      if (typeof partnerId !== 'string' || partnerId.trim() === '') {
+        return sendProblem(reply, new AppError('VALIDATION_ERROR', 'X-Partner-Id is required on every partner call', { pointer: 'header:X-Partner-Id' }));
+      }
+      if (partnerId !== claims.partnerId) {
+        return sendProblem(reply, new AppError('PARTNER_MISMATCH', 'X-Partner-Id does not match the partner these credentials belong to'));
+      }
+      const decision = deps.limiter.take(`partner:${claims.partnerId}`);
+      setRateLimitHeaders(reply, decision);
+      if (!decision.allowed) {
+        return sendProblem(reply, new AppError('RATE_LIMITED', `Rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds }));
+      }
+      request.tenant = tenantOf(claims.partnerId);
+    });
+
+    register(api);
+  };
+}

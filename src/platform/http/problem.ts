@@ -1,0 +1,80 @@
+// Every error leaves the service as application/problem+json (RFC 9457) with a code from the closed
+// list in platform/errors.ts. Anything that is not an AppError is a bug: 500 INTERNAL, logged with its
+// stack, and the client told only the request id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUnavailableError } from '../db/database.ts';
+import { AppError, errorCatalogue, type ErrorCode, type FieldProblem } from '../errors.ts';
+import { fieldProblems } from './validation.ts';
+
+export const problemTypeBase = 'https://docs.pvs.example/errors/';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  requestId: string;
+  errors?: FieldProblem[];
+  [extension: string]: unknown;
+}
+
+export function problemBody(error: AppError, requestId: string): ProblemBody {
+  return {
+    ...error.extensions,
+    type: `${problemTypeBase}${error.code}`,
+    title: errorCatalogue[error.code].title,
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    requestId,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+}
+
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
+  return reply.code(error.status).type('application/problem+json').send(problemBody(error, String(reply.request.id)));
+}
+
+/** Fastify's own failures (body parsing, limits, content types) in our vocabulary. */
+function fromFastifyError(error: FastifyError, request: FastifyRequest): AppError | undefined {
+  if (error.validation) {
+    return new AppError('VALIDATION_ERROR', 'The request does not match the schema; see errors[]', {
+      errors: fieldProblems(error.validation, error.validationContext, request),
+    });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB; files go to storage, not the API');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here; send application/json`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The body is empty; send a JSON object (`{}` when there is nothing to say)', { pointer: '' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { pointer: '' });
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { pointer: '' });
+  }
+  return undefined;
+}
+
+export function installProblemHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendProblem(reply, error);
+    const known = fromFastifyError(error, request);
+    if (known) return sendProblem(reply, known);
+    if (isUnavailableError(error)) {
+      request.log.error({ err: { type: error.name, message: error.message } }, 'dependency unavailable');
+      return sendProblem(reply, new AppError('SERVICE_UNAVAILABLE', 'A dependency of the service is unavailable; try again shortly', { retryAfter: 5 }));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, new AppError('INTERNAL', `Something went wrong on our side. Quote request id ${request.id} to support.`));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,119 @@
+// Every SQL statement of the job queue.
+import type { Executor } from '../db/database.ts';
+
+export interface JobRow {
+  id: string;
+  kind: string;
+  key: string | null;
+  payload: unknown;
+  status: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+  run_at: Date;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+export async function insertJob(
+  db: Executor,
+  job: { id: string; kind: string; key: string | null; payload: unknown; runAt: Date; maxAttempts: number; now: Date },
+): Promise<{ id: string; created: boolean }> {
+  const rows = await db.query<{ id: string }>(
+    `INSERT INTO jobs (id, kind, key, payload, status, run_at, max_attempts, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'QUEUED', $5, $6, $7, $7)
+     ON CONFLICT (key) DO NOTHING
+     RETURNING id`,
+    [job.id, job.kind, job.key, JSON.stringify(job.payload), job.runAt, job.maxAttempts, job.now],
+  );
+  if (rows[0]) return { id: rows[0].id, created: true };
+  const existing = await db.query<{ id: string }>('SELECT id FROM jobs WHERE key = $1', [job.key]);
+  return { id: existing[0]!.id, created: false };
+}
+
+/**
+ * Claims up to `limit` due jobs of one kind: queued ones whose time has come, and running ones whose
+ * lease has expired (their worker died). SKIP LOCKED lets many workers claim at once without waiting
+ * on each other or taking the same row.
+ */
+export async function claimJobs(
+  db: Executor,
+  args: { kind: string; limit: number; owner: string; now: Date; leaseSeconds: number },
+): Promise<JobRow[]> {
+  return db.query<JobRow>(
+    `WITH due AS (
+       SELECT id FROM jobs
+       WHERE kind = $1
+         AND ((status = 'QUEUED' AND run_at <= $2) OR (status = 'RUNNING' AND lease_expires_at < $2))
+       ORDER BY run_at, id
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE jobs SET status = 'RUNNING', attempts = jobs.attempts + 1, lease_owner = $4,
+       lease_expires_at = $2::timestamptz + make_interval(secs => $5), updated_at = $2
+     FROM due WHERE jobs.id = due.id
+     RETURNING jobs.*`,
+    [args.kind, args.now, args.limit, args.owner, args.leaseSeconds],
+  );
+}
+
+/** Each lease-guarded update matches only while this worker still holds this attempt. */
+const held = `id = $1 AND lease_owner = $2 AND attempts = $3 AND status = 'RUNNING'`;
+
+export async function extendLease(db: Executor, job: JobRow, now: Date, leaseSeconds: number): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET lease_expires_at = $4::timestamptz + make_interval(secs => $5), updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now, leaseSeconds],
+  );
+  return rows.length === 1;
+}
+
+export async function markSucceeded(db: Executor, job: JobRow, now: Date): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'SUCCEEDED', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
+       finished_at = $4, updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now],
+  );
+  return rows.length === 1;
+}
+
+export async function markRetry(db: Executor, job: JobRow, now: Date, runAt: Date, error: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL, run_at = $5,
+       last_error = $6, updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now, runAt, error],
+  );
+  return rows.length === 1;
+}
+
+export async function markFailed(db: Executor, job: JobRow, now: Date, error: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'FAILED', lease_owner = NULL, lease_expires_at = NULL, last_error = $5,
+       finished_at = $4, updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now, error],
+  );
+  return rows.length === 1;
+}
+
+/** Gives a claimed job back untouched (shutdown): the attempt does not count. */
+export async function releaseJob(db: Executor, job: JobRow, now: Date): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1,
+       updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now],
+  );
+  return rows.length === 1;
+}
+
+export async function findJob(db: Executor, id: string): Promise<JobRow | undefined> {
+  const rows = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function deleteFinishedBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db.query(`DELETE FROM jobs WHERE finished_at < $1 RETURNING id`, [before]);
+  return rows.length;
+}

@@ -1,0 +1,82 @@
+// Enqueueing: always inside the caller's transaction, so a job exists exactly when the state change
+// that asked for it committed.
+import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Clock } from '../clock.ts';
+import type { Executor, Tx } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import { defaultRetry, type JobDefinition } from './job.ts';
+import { insertJob } from './jobs.repository.ts';
+
+export interface EnqueueOptions {
+  /** When to run; now by default. */
+  runAt?: Date;
+  /** At most one job per key, ever: enqueueing a key again returns the first job. */
+  key?: string;
+}
+
+export interface JobQueue {
+  enqueue<S extends TSchema>(tx: Tx, definition: JobDefinition<S>, payload: Static<S>, options?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
+  /** Creates the current and next slot of every recurring definition; safe to call from every worker. */
+  ensureSchedules(db: Executor): Promise<void>;
+  /** Called after an enqueue commits, so a worker in this process can start at once. */
+  onEnqueued(listener: () => void): void;
+}
+
+export function slotKey(kind: string, slotStart: Date): string {
+  return `slot:${kind}:${slotStart.toISOString()}`;
+}
+
+export function createJobQueue(deps: { clock: Clock; definitions: readonly JobDefinition[] }): JobQueue {
+  const known = new Map(deps.definitions.map((d) => [d.kind, d]));
+  const listeners: Array<() => void> = [];
+
+  return {
+    async enqueue(tx, definition, payload, options = {}) {
+      if (known.get(definition.kind) !== (definition as unknown as JobDefinition)) {
+        throw new Error(`Job kind ${definition.kind} is not registered with the queue`);
+      }
+      if (!Value.Check(definition.payload, payload)) {
+        const first = Value.Errors(definition.payload, payload).First();
+        throw new Error(`Job ${definition.kind}: payload does not match its schema at ${first?.path}: ${first?.message}`);
+      }
+      const now = deps.clock.now();
+      const result = await insertJob(tx, {
+        id: newId('job', now.getTime()),
+        kind: definition.kind,
+        key: options.key ?? null,
+        payload,
+        runAt: options.runAt ?? now,
+        maxAttempts: (definition.retry ?? defaultRetry).maxAttempts,
+        now,
+      });
+      tx.afterCommit(() => listeners.forEach((l) => l()));
+      return result;
+    },
+
+    async ensureSchedules(db) {
+      const now = deps.clock.now();
+      for (const definition of known.values()) {
+        if (!definition.everySeconds) continue;
+        const period = definition.everySeconds * 1000;
+        const current = Math.floor(now.getTime() / period) * period;
+        for (const start of [current, current + period]) {
+          const slotStart = new Date(start);
+          await insertJob(db, {
+            id: newId('job', now.getTime()),
+            kind: definition.kind,
+            key: slotKey(definition.kind, slotStart),
+            payload: { slot: slotStart.toISOString() },
+            runAt: slotStart,
+            maxAttempts: (definition.retry ?? defaultRetry).maxAttempts,
+            now,
+          });
+        }
+      }
+    },
+
+    onEnqueued(listener) {
+      listeners.push(listener);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// Structured JSON logs. Secrets, tokens and personal data never reach them: request lines carry the
+// route pattern, not the raw URL (hosted links carry tokens in their path), and known secret fields
+// are redacted wherever they appear.
+import pino, { type Logger } from 'pino';
+
+export const redactedPaths = [
+  'authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  '*.authorization',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.access_token',
+  '*.accessToken',
+  '*.secret',
+  '*.password',
+  '*.token',
+  '*.sessionToken',
+  '*.secretKey',
+  '*.SECRET_KEY',
+];
+
+export function createLogger(options: { level: string; destination?: pino.DestinationStream }): Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: 'pvs' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination,
+  );
+}
+
+export type { Logger };

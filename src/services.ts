@@ -1,0 +1,149 @@
+// The composition root: the one place that chooses implementations from configuration and wires them.
+// Nothing else decides between PGlite and PostgreSQL, sandbox and real providers, Redis or not.
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { loadSigningKeys, type SigningKeys } from './modules/auth/signing-keys.ts';
+import { createTokenService, type TokenService } from './modules/auth/tokens.service.ts';
+import * as partnersRepo from './modules/partners/partners.repository.ts';
+import { createPartnerService, type PartnerService } from './modules/partners/partners.service.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import type { Database } from './platform/db/database.ts';
+import { tryLockDataDir, type DataDirLock } from './platform/db/lock-file.ts';
+import { isMigrated, migrate } from './platform/db/migrate.ts';
+import { openPglite } from './platform/db/pglite.ts';
+import { openPostgres } from './platform/db/postgres.ts';
+import { createIdempotency, type Idempotency } from './platform/http/idempotency.ts';
+import type { JobDefinition } from './platform/jobs/job.ts';
+import { createJobQueue, type JobQueue } from './platform/jobs/queue.ts';
+import { createWorker, type Worker } from './platform/jobs/worker.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
+import { maintenanceJobs } from './platform/maintenance.jobs.ts';
+import { createOutbox, type Outbox } from './platform/outbox.ts';
+import { createDatabaseRateLimitStore, createRateLimiter, type RateLimiter, type RateLimitStore } from './platform/rate-limit.ts';
+import { createRedisRateLimitStore } from './platform/redis-rate-limit-store.ts';
+
+export interface Services {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue;
+  jobDefinitions: readonly JobDefinition[];
+  outbox: Outbox;
+  keys: SigningKeys;
+  tokens: TokenService;
+  partners: PartnerService;
+  idempotency: Idempotency;
+  /** Per partner on /v1. */
+  apiLimiter: RateLimiter;
+  /** Per client and per IP on /oauth2/token. */
+  tokenLimiter: RateLimiter;
+  migrate(): Promise<{ applied: string[] }>;
+  isReady(): Promise<boolean>;
+  createWorker(): Worker;
+  close(): Promise<void>;
+}
+
+export class DataDirBusyError extends Error {
+  constructor(readonly holderPid: number) {
+    super(`Another PVS process (pid ${holderPid}) holds the embedded database`);
+  }
+}
+
+/** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked). */
+export async function openDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
+  if (config.DATABASE_URL) return { db: openPostgres(config.DATABASE_URL) };
+  const locked = tryLockDataDir(config.DATA_DIR);
+  if (!locked.ok) throw new DataDirBusyError(locked.holderPid);
+  try {
+    return { db: await openPglite({ dataDir: path.join(config.DATA_DIR, 'pglite') }), lock: locked.lock };
+  } catch (error) {
+    locked.lock.release();
+    throw error;
+  }
+}
+
+export interface ServiceOverrides {
+  /** An already open database (tests open one per file from a migrated template). */
+  db?: Database;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const opened = overrides.db ? { db: overrides.db } : await openDatabase(config);
+  const { db } = opened;
+  const closers: Array<() => Promise<void> | void> = [];
+
+  try {
+    await migrate(db);
+
+    const jobDefinitions: JobDefinition[] = [...maintenanceJobs({ db, clock })];
+    const queue = createJobQueue({ clock, definitions: jobDefinitions });
+    const outbox = createOutbox({ clock, queue, catalogue: [], consumers: [] });
+
+    const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
+    const tokens = createTokenService({
+      clients: { findActiveClient: (id) => partnersRepo.findActiveClient(db, id) },
+      keys,
+      clock,
+      issuer: config.PUBLIC_BASE_URL,
+      environment: config.ENVIRONMENT,
+    });
+
+    // One process on PGlite: nothing to share. Several API nodes share counters in Redis or PostgreSQL.
+    let store: RateLimitStore | undefined;
+    if (config.REDIS_URL) {
+      const redis = createRedisRateLimitStore(config.REDIS_URL);
+      closers.push(() => redis.close());
+      store = redis;
+    } else if (db.kind === 'postgres') {
+      store = createDatabaseRateLimitStore(db, clock);
+    }
+    const onSyncError = (error: unknown) => logger.warn({ err: String(error) }, 'rate-limit sync failed');
+    const apiLimiter = createRateLimiter({ ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, clock, store, onSyncError });
+    const perMinute = config.TOKEN_RATE_LIMIT_PER_MINUTE;
+    const tokenLimiter = createRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute, clock, store, onSyncError });
+    closers.push(() => apiLimiter.close(), () => tokenLimiter.close());
+
+    return {
+      config,
+      db,
+      clock,
+      logger,
+      queue,
+      jobDefinitions,
+      outbox,
+      keys,
+      tokens,
+      partners: createPartnerService({ db, clock, environment: config.ENVIRONMENT }),
+      idempotency: createIdempotency({ db, clock }),
+      apiLimiter,
+      tokenLimiter,
+      migrate: () => migrate(db),
+      isReady: () => isMigrated(db),
+      createWorker: () =>
+        createWorker({
+          db,
+          clock,
+          queue,
+          definitions: jobDefinitions,
+          logger: logger.child({ role: 'worker' }),
+          leaseSeconds: config.JOB_LEASE_SECONDS,
+          pollMilliseconds: config.JOB_POLL_MILLISECONDS,
+        }),
+      async close() {
+        for (const close of closers) await close();
+        if (!overrides.db) await db.close();
+        opened.lock?.release();
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close();
+    if (!overrides.db) await db.close();
+    opened.lock?.release();
+    throw error;
+  }
+}
