@@ -13,6 +13,7 @@ CREATE TABLE partners (
 CREATE TABLE api_clients (
   id text PRIMARY KEY,
   partner_id text NOT NULL REFERENCES partners (id),
+  label text,
   secret_hash text NOT NULL,
   created_at timestamptz NOT NULL,
   revoked_at timestamptz

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { registerOAuthRoutes } from './modules/auth/oauth.routes.ts';
+import { registerApiClientRoutes } from './modules/partners/api-clients.routes.ts';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -126,6 +127,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(
     partnerApi({ tokens: services.tokens, limiter: services.apiLimiter }, (api) => {
       registerPartnerRoutes(api, { partners: services.partners });
+      registerApiClientRoutes(api, { apiClients: services.apiClients, idempotency: services.idempotency });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

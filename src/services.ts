@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { loadSigningKeys, type SigningKeys } from './modules/auth/signing-keys.ts';
 import { createTokenService, type TokenService } from './modules/auth/tokens.service.ts';
 import * as partnersRepo from './modules/partners/partners.repository.ts';
+import { createApiClientService, type ApiClientService } from './modules/partners/api-clients.service.ts';
 import { createPartnerService, type PartnerService } from './modules/partners/partners.service.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import type { Database } from './platform/db/database.ts';
@@ -33,6 +34,7 @@ export interface Services {
   keys: SigningKeys;
   tokens: TokenService;
   partners: PartnerService;
+  apiClients: ApiClientService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -86,7 +88,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
     const tokens = createTokenService({
-      clients: { findActiveClient: (id) => partnersRepo.findActiveClient(db, id) },
+      clients: { findActiveClient: (id) => partnersRepo.findActiveClient(db, id), isClientActive: (id) => partnersRepo.isClientActive(db, id) },
       keys,
       clock,
       issuer: config.PUBLIC_BASE_URL,
@@ -119,6 +121,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       keys,
       tokens,
       partners: createPartnerService({ db, clock, environment: config.ENVIRONMENT }),
+      apiClients: createApiClientService({ db, clock }),
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

@@ -19,6 +19,7 @@ export interface TokenClaims {
 
 export interface ClientCredentialsLookup {
   findActiveClient(clientId: string): Promise<{ clientId: string; partnerId: string; secretHash: string } | undefined>;
+  isClientActive(clientId: string): Promise<boolean>;
 }
 
 export type IssueResult =
@@ -90,6 +91,8 @@ export function createTokenService(deps: {
         // A token minted for another environment (sandbox vs production) is no token here.
         if (env !== deps.environment) return undefined;
         if (typeof scope !== 'string' || !scope.split(' ').includes(apiScope)) return undefined;
+        // A revoked client's tokens stop working once this check runs again (at most cacheSeconds later).
+        if (!(await deps.clients.isClientActive(sub))) return undefined;
         const claims: TokenClaims = { clientId: sub, partnerId, scope, env, expiresAt: exp };
         if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
         cache.set(token, { claims, until: Math.min(exp * 1000, nowMs + cacheSeconds * 1000) });

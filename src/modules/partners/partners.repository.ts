@@ -20,13 +20,58 @@ export async function insertPartner(db: Executor, partner: PartnerRow): Promise<
   ]);
 }
 
-export async function insertApiClient(db: Executor, client: { id: string; partnerId: string; secretHash: string; createdAt: Date }): Promise<void> {
-  await db.query('INSERT INTO api_clients (id, partner_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [
+export interface ApiClientRow {
+  id: string;
+  label: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const clientColumns = 'id, label, created_at, revoked_at';
+
+export async function insertApiClient(
+  db: Executor,
+  client: { id: string; partnerId: string; label?: string | null; secretHash: string; createdAt: Date },
+): Promise<void> {
+  await db.query('INSERT INTO api_clients (id, partner_id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
     client.id,
     client.partnerId,
+    client.label ?? null,
     client.secretHash,
     client.createdAt,
   ]);
+}
+
+export async function listApiClients(db: Executor, tenant: Tenant, page: { limit: number; from: number }): Promise<ApiClientRow[]> {
+  return db.query<ApiClientRow>(`SELECT ${clientColumns} FROM api_clients WHERE partner_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [
+    tenant.partnerId,
+    page.limit + 1,
+    page.from,
+  ]);
+}
+
+export async function findApiClient(db: Executor, tenant: Tenant, id: string): Promise<ApiClientRow | undefined> {
+  const rows = await db.query<ApiClientRow>(`SELECT ${clientColumns} FROM api_clients WHERE partner_id = $1 AND id = $2`, [tenant.partnerId, id]);
+  return rows[0];
+}
+
+export async function countActiveApiClients(db: Executor, tenant: Tenant): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_clients WHERE partner_id = $1 AND revoked_at IS NULL', [tenant.partnerId]);
+  return rows[0]?.n ?? 0;
+}
+
+export async function revokeApiClient(db: Executor, tenant: Tenant, id: string, at: Date): Promise<ApiClientRow | undefined> {
+  const rows = await db.query<ApiClientRow>(
+    `UPDATE api_clients SET revoked_at = coalesce(revoked_at, $3) WHERE partner_id = $1 AND id = $2 RETURNING ${clientColumns}`,
+    [tenant.partnerId, id, at],
+  );
+  return rows[0];
+}
+
+/** Whether a client may still use its tokens (revocation takes effect within the token cache time). */
+export async function isClientActive(db: Executor, clientId: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM api_clients WHERE id = $1 AND revoked_at IS NULL', [clientId]);
+  return rows.length === 1;
 }
 
 /** The caller's own partner record. */

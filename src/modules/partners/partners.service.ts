@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
-import { hashSecret, randomToken } from '../../platform/crypto.ts';
+import { hashSecret } from '../../platform/crypto.ts';
+import { newClientSecret } from './api-clients.service.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -29,7 +30,7 @@ export function createPartnerService(deps: { db: Database; clock: Clock; environ
       const now = deps.clock.now();
       const partnerId = newId('partner', now.getTime());
       const clientId = newId('apiClient', now.getTime());
-      const clientSecret = `pvs_secret_${randomToken(32)}`;
+      const clientSecret = newClientSecret();
       // Hash before the transaction: scrypt is slow on purpose and must not hold a connection.
       const secretHash = await hashSecret(clientSecret);
       await deps.db.transaction(async (tx) => {

@@ -39,12 +39,17 @@ function fingerprint(request: FastifyRequest): string {
 
 export interface Idempotency {
   /** Runs a create in one transaction with its idempotency record, answering `status`; a repeat replays. */
-  run<T>(request: FastifyRequest, reply: FastifyReply, status: number, create: (tx: Tx) => Promise<T>): Promise<T>;
+  run<T>(request: FastifyRequest, reply: FastifyReply, status: number, create: (tx: Tx) => Promise<T>, options?: RunOptions<T>): Promise<T>;
+}
+
+export interface RunOptions<T> {
+  /** What to keep for replays; a response holding a secret keeps a copy without it. */
+  stored?: (body: T) => unknown;
 }
 
 export function createIdempotency(deps: { db: Database; clock: Clock }): Idempotency {
   return {
-    async run<T>(request: FastifyRequest, reply: FastifyReply, status: number, create: (tx: Tx) => Promise<T>): Promise<T> {
+    async run<T>(request: FastifyRequest, reply: FastifyReply, status: number, create: (tx: Tx) => Promise<T>, options: RunOptions<T> = {}): Promise<T> {
       const key = request.headers['idempotency-key'];
       if (key !== undefined && (typeof key !== 'string' || !/^[\x21-\x7E]{1,255}$/.test(key))) {
         throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 visible ASCII characters', { pointer: 'header:Idempotency-Key' });
@@ -80,7 +85,7 @@ export function createIdempotency(deps: { db: Database; clock: Clock }): Idempot
           request.tenant.partnerId,
           key,
           status,
-          JSON.stringify(body),
+          JSON.stringify(options.stored ? options.stored(body) : body),
         ]);
         return { replay: false as const, body };
       });

@@ -8,8 +8,8 @@ export const pageParams = {
 };
 
 /** A list route's query: the page parameters plus its own filters; unknown parameters are rejected. */
-export function ListQuery<P extends TProperties>(filters: P = {} as P) {
-  return Type.Object({ ...pageParams, ...filters }, { additionalProperties: false });
+export function ListQuery<P extends TProperties = Record<never, never>>(filters?: P) {
+  return Type.Object({ ...pageParams, ...filters } as typeof pageParams & P, { additionalProperties: false });
 }
 
 export function Page<T extends TSchema>(item: T) {

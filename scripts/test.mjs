@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm test`: every *.test.ts under src/ and test/ through Node's test runner, with tsx for TypeScript.
+// TEST_DATABASE=pglite (default) or postgres selects the back-end; extra arguments filter file paths.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function find(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'node_modules' ? [] : find(full);
+    return name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = ['src', 'test']
+  .flatMap(find)
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('No test files matched');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
+);
+process.exit(result.status ?? 1);

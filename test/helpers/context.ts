@@ -1,0 +1,98 @@
+// The whole service on a database of its own, driven through app.inject as a partner would.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp, type BuildAppOptions } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Clock } from '../../src/platform/clock.ts';
+import type { HttpApp } from '../../src/platform/http/types.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const testSecretKey = 'test-secret-key-0123456789abcdef0123456789';
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    ENVIRONMENT: 'sandbox',
+    SECRET_KEY: testSecretKey,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pvs-test-')),
+    PUBLIC_BASE_URL: 'http://pvs.test',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+}
+
+export interface TestContext {
+  config: Config;
+  services: Services;
+  app: HttpApp;
+  database: TestDatabase;
+  /** Every log line written so far, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** The raw log text, for searching for things that must never appear. */
+  logText(): string;
+  f: Factories;
+  close(): Promise<void>;
+}
+
+export interface TestPartner {
+  partnerId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+  headers: { authorization: string; 'x-partner-id': string };
+}
+
+export interface Factories {
+  partner(options?: { name?: string; monitoring?: boolean }): Promise<TestPartner>;
+}
+
+let counter = 0;
+
+export async function createTestContext(
+  options: { env?: Record<string, string>; clock?: Clock; app?: BuildAppOptions; database?: TestDatabase } = {},
+): Promise<TestContext> {
+  const config = testConfig(options.env);
+  const database = options.database ?? (await createTestDatabase());
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger({ level: config.LOG_LEVEL, destination: sink as never });
+  const services = await createServices(config, { db: database.db, clock: options.clock, logger });
+  const app = await buildApp(services, options.app);
+  await app.ready();
+
+  const f: Factories = {
+    async partner(partnerOptions = {}) {
+      counter += 1;
+      const created = await services.partners.create({ name: partnerOptions.name ?? `Partner ${counter}`, monitoring: partnerOptions.monitoring });
+      const issued = await services.tokens.issue({ clientId: created.clientId, clientSecret: created.clientSecret });
+      if (!issued.ok) throw new Error('could not issue a token');
+      const token = issued.body.access_token;
+      return { ...created, token, headers: { authorization: `Bearer ${token}`, 'x-partner-id': created.partnerId } };
+    },
+  };
+
+  return {
+    config,
+    services,
+    app,
+    database,
+    get logs() {
+      return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    logText: () => lines.join('\n'),
+    f,
+    async close() {
+      await app.close();
+      await services.close();
+      await database.drop();
+    },
+  };
+}
