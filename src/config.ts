@@ -39,7 +39,9 @@ type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined 
 
 export type Config = Readonly<Parsed & { PUBLIC_BASE_URL: string; SECRET_KEY: string }>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 export const settingDocs = Object.entries(settings).map(([name, s]) => ({ name, default: s.default, doc: s.doc }));
 

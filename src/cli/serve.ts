@@ -36,7 +36,26 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   if (role !== 'all' && !config.DATABASE_URL) {
     throw new ConfigError('DATABASE_URL: --role api and --role worker need PostgreSQL; the embedded database serves one process (use `pvs serve`)');
   }
-  const services = await createServices(config);
+  // A signal during the start (migrations, the demo partner) is honoured once the start is done, so
+  // the embedded database is never left open mid-write; a second one exits at once.
+  let earlySignal: string | undefined;
+  const deferSignal = (signal: string) => {
+    if (earlySignal) process.exit(1);
+    earlySignal = signal;
+  };
+  process.on('SIGINT', deferSignal);
+  process.on('SIGTERM', deferSignal);
+  const stopDeferring = () => {
+    process.off('SIGINT', deferSignal);
+    process.off('SIGTERM', deferSignal);
+  };
+  let services: Services;
+  try {
+    services = await createServices(config);
+  } catch (error) {
+    stopDeferring();
+    throw error;
+  }
   const { logger } = services;
   let app: HttpApp | undefined;
   let worker: Worker | undefined;
@@ -55,10 +74,12 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   } catch (error) {
     await app?.close();
     await services.close();
+    stopDeferring();
     throw error;
   }
 
-  const demoLines = await ensureDemoPartner(services);
+  // Where the API runs: a worker started beside it must not race it to a second demo partner.
+  const demoLines = app ? await ensureDemoPartner(services) : [];
   const infoFile = serverInfoPath(config);
   if (app) {
     const adminHost = loopbackHosts.has(config.HOST) ? '127.0.0.1' : config.HOST;
@@ -99,6 +120,8 @@ export async function runServe(config: Config, role: Role): Promise<void> {
       process.exit(1);
     }
   };
+  stopDeferring();
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  if (earlySignal) void stop(earlySignal);
 }

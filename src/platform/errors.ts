@@ -64,7 +64,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;
-    this.errors = options.errors ?? (options.pointer ? [{ pointer: options.pointer, message: detail }] : undefined);
+    this.errors = options.errors ?? (options.pointer !== undefined ? [{ pointer: options.pointer, message: detail }] : undefined);
     this.extensions = options.extensions;
     this.retryAfter = options.retryAfter;
   }

@@ -51,13 +51,18 @@ async function ensurePostgresTemplate(): Promise<string> {
     try {
       const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
       if (exists.rowCount) return;
-      await client.query(`CREATE DATABASE ${template}`);
-      const db = openPostgres(databaseUrl(template), { max: 1 });
+      // Built under another name and renamed when complete, so a run that died half-way leaves no
+      // half-migrated template behind for the next run to trust.
+      const building = `${template}_building`;
+      await client.query(`DROP DATABASE IF EXISTS ${building}`);
+      await client.query(`CREATE DATABASE ${building}`);
+      const db = openPostgres(databaseUrl(building), { max: 1 });
       try {
         await migrate(db);
       } finally {
         await db.close();
       }
+      await client.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
     } finally {
       await client.query('SELECT pg_advisory_unlock(7311842100)');
     }

@@ -14,7 +14,8 @@ export type ApiClient = Static<typeof ApiClient>;
 export const CreatedApiClient = Type.Object(
   {
     ...ApiClient.properties,
-    clientSecret: Type.String({ description: 'Shown once, in this response only; PVS keeps a slow hash.' }),
+    // Optional: a replay of the same Idempotency-Key answers without it (PVS never keeps the secret).
+    clientSecret: Type.Optional(Type.String({ description: 'Shown once, in the first response only (absent from an Idempotency-Key replay); PVS keeps a slow hash.' })),
   },
   { $id: 'CreatedApiClient', title: 'CreatedApiClient' },
 );

@@ -31,6 +31,10 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: ReturnType<Ra
 
 export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter }, register: (api: PartnerApi) => void) {
   return async function plugin(api: HttpApp) {
+    // The partner API takes JSON only: without this, Fastify's built-in text/plain parser hands a
+    // string to the body schema (a confusing 400) instead of answering 415 UNSUPPORTED_MEDIA_TYPE.
+    api.removeContentTypeParser('text/plain');
+
     // Document the two headers on every route; the hooks below enforce them before validation runs.
     api.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as Record<string, unknown>;

@@ -1,0 +1,186 @@
+// Ratios, verdicts, the printed tables, results/latest.json and the comparison with results/baseline.json.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Figures } from './load.ts';
+import type { BenchSettings } from './settings.ts';
+import { backendLabels, type Backend, type Goal } from './types.ts';
+
+export const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
+export const latestFile = path.join(resultsDir, 'latest.json');
+export const baselineFile = path.join(resultsDir, 'baseline.json');
+
+export type Verdict = 'PASS' | 'MISS' | null;
+
+export interface Ratios {
+  /** rps(b) / rps(a) */
+  throughput: number;
+  /** p50(b) / p50(a) */
+  p50: number;
+  /** p99(b) / p99(a) */
+  p99: number;
+}
+
+export interface ScenarioResult {
+  description: string;
+  baseline: Figures;
+  real: Figures;
+  ratios: Ratios;
+  goal: Goal | null;
+  verdict: { throughput: Verdict; p99: Verdict };
+  /** Errors, timeouts or unexpected statuses; a result with problems is not to be trusted. */
+  problems: string[];
+}
+
+export interface BackendResult {
+  where: string;
+  scenarios: Record<string, ScenarioResult>;
+  /** Set when the back-end could not be set up or a scenario failed outright. */
+  error?: string;
+}
+
+export interface Results {
+  version: 1;
+  date: string;
+  node: string;
+  machine: { platform: string; release: string; arch: string; cpus: number; cpuModel: string; memoryGiB: number };
+  settings: { seconds: number; warmupSeconds: number; connections: number; loadGenerator: string; rateLimitPerSecond: number; rateLimitBurst: number };
+  backends: Partial<Record<Backend, BackendResult>>;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export function newResults(settings: BenchSettings, rateLimit: number): Results {
+  const cpus = os.cpus();
+  return {
+    version: 1,
+    date: new Date().toISOString(),
+    node: process.version,
+    machine: {
+      platform: os.platform(),
+      release: os.release(),
+      arch: os.arch(),
+      cpus: os.availableParallelism?.() ?? cpus.length,
+      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+      memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    },
+    settings: {
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      connections: settings.connections,
+      loadGenerator: settings.loadGenerator,
+      rateLimitPerSecond: rateLimit,
+      rateLimitBurst: rateLimit,
+    },
+    backends: {},
+  };
+}
+
+function problemsOf(label: string, f: Figures): string[] {
+  const out: string[] = [];
+  if (f.errors) out.push(`${label}: ${f.errors} connection errors`);
+  if (f.timeouts) out.push(`${label}: ${f.timeouts} timeouts`);
+  for (const [status, n] of Object.entries(f.unexpectedStatus)) out.push(`${label}: ${n} responses with status ${status}`);
+  if (f.requests === 0) out.push(`${label}: no successful responses`);
+  return out;
+}
+
+export function scenarioResult(description: string, baseline: Figures, real: Figures, goal: Goal | undefined): ScenarioResult {
+  const ratios: Ratios = {
+    throughput: round3(real.rps / baseline.rps),
+    p50: round3(real.latencyMs.p50 / baseline.latencyMs.p50),
+    p99: round3(real.latencyMs.p99 / baseline.latencyMs.p99),
+  };
+  const verdict = {
+    throughput: goal?.minThroughputRatio === undefined ? null : ratios.throughput >= goal.minThroughputRatio ? 'PASS' : 'MISS',
+    p99: goal?.maxP99Ratio === undefined ? null : ratios.p99 <= goal.maxP99Ratio ? 'PASS' : 'MISS',
+  } satisfies ScenarioResult['verdict'];
+  return { description, baseline, real, ratios, goal: goal ?? null, verdict, problems: [...problemsOf('(a)', baseline), ...problemsOf('(b)', real)] };
+}
+
+function table(rows: string[][], rightAligned: Set<number>): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+const fmtRps = (n: number) => n.toFixed(1);
+const fmtMs = (n: number) => n.toFixed(3);
+
+function verdictText(verdict: Verdict, goal: string): string {
+  return verdict ? `${verdict} (goal ${goal})` : '(no goal)';
+}
+
+export function formatBackend(backend: Backend, result: BackendResult, settings: BenchSettings): string {
+  const lines = [
+    `${backendLabels[backend]}: ${result.where}`,
+    `${settings.connections} connections, ${settings.seconds} s per server after ${settings.warmupSeconds} s warm-up, load generator ${settings.loadGenerator === 'child' ? 'in a child process' : 'in this process'}`,
+  ];
+  const rows: string[][] = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'verdict']];
+  for (const [name, s] of Object.entries(result.scenarios)) {
+    rows.push([name, '(a) baseline', fmtRps(s.baseline.rps), fmtMs(s.baseline.latencyMs.p50), fmtMs(s.baseline.latencyMs.p99), '']);
+    rows.push(['', '(b) real', fmtRps(s.real.rps), fmtMs(s.real.latencyMs.p50), fmtMs(s.real.latencyMs.p99), '']);
+    rows.push([
+      '',
+      'b/a',
+      `${s.ratios.throughput.toFixed(3)}×`,
+      `${s.ratios.p50.toFixed(3)}×`,
+      `${s.ratios.p99.toFixed(3)}×`,
+      `throughput ${verdictText(s.verdict.throughput, `≥ ${s.goal?.minThroughputRatio}`)}, p99 ${verdictText(s.verdict.p99, `≤ ${s.goal?.maxP99Ratio}×`)}`,
+    ]);
+    for (const p of s.problems) rows.push(['', 'INVALID', '', '', '', p]);
+  }
+  if (rows.length > 1) lines.push('', table(rows, new Set([2, 3, 4])));
+  if (result.error) lines.push('', `ERROR: ${result.error}`);
+  return lines.join('\n');
+}
+
+export function writeLatest(results: Results): void {
+  mkdirSync(resultsDir, { recursive: true });
+  const temporary = path.join(resultsDir, `latest.${process.pid}.tmp.json`);
+  writeFileSync(temporary, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(temporary, latestFile);
+}
+
+export function saveBaseline(): void {
+  copyFileSync(latestFile, baselineFile);
+}
+
+function signed(n: number): string {
+  return `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(3)}`;
+}
+
+/** Ratio by ratio against baseline.json (absolute figures are not compared: machines differ). */
+export function compareWithBaseline(results: Results): string | undefined {
+  if (!existsSync(baselineFile)) return undefined;
+  let baseline: Results;
+  try {
+    baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as Results;
+  } catch (error) {
+    return `Could not read ${baselineFile}: ${(error as Error).message}`;
+  }
+  const rows: string[][] = [['back-end', 'scenario', 'throughput b/a', 'change', 'p99 b/a', 'change']];
+  for (const [backend, current] of Object.entries(results.backends) as Array<[Backend, BackendResult]>) {
+    for (const [name, s] of Object.entries(current.scenarios)) {
+      const before = baseline.backends?.[backend]?.scenarios?.[name];
+      if (!before) {
+        rows.push([backendLabels[backend], name, `${s.ratios.throughput.toFixed(3)}`, '(new)', `${s.ratios.p99.toFixed(3)}`, '(new)']);
+        continue;
+      }
+      rows.push([
+        backendLabels[backend],
+        name,
+        `${before.ratios.throughput.toFixed(3)} → ${s.ratios.throughput.toFixed(3)}`,
+        signed(s.ratios.throughput - before.ratios.throughput),
+        `${before.ratios.p99.toFixed(3)} → ${s.ratios.p99.toFixed(3)}`,
+        signed(s.ratios.p99 - before.ratios.p99),
+      ]);
+    }
+  }
+  const m = baseline.machine;
+  return [
+    `Against bench/results/baseline.json (${baseline.date}, node ${baseline.node}, ${m?.cpus} × ${m?.cpuModel}); higher throughput b/a and lower p99 b/a are better:`,
+    '',
+    table(rows, new Set([3, 5])),
+  ].join('\n');
+}

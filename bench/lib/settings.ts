@@ -1,0 +1,78 @@
+// Every knob of `npm run bench`, read once from the environment and the command line.
+import type { Backend } from './types.ts';
+
+export type LoadGenerator = 'child' | 'inprocess';
+
+export interface BenchSettings {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  backends: Backend[];
+  /** Scenario names to run; empty means all. */
+  scenarios: string[];
+  /** A PostgreSQL database the bench may connect to in order to create and drop its own. */
+  adminUrl: string;
+  loadGenerator: LoadGenerator;
+  saveBaseline: boolean;
+  /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
+  strict: boolean;
+}
+
+export class SettingsError extends Error {}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, options: { integer?: boolean; allowZero?: boolean } = {}): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  const ok = Number.isFinite(value) && (options.allowZero ? value >= 0 : value > 0) && (!options.integer || Number.isInteger(value));
+  if (!ok) throw new SettingsError(`${name}: expected a ${options.integer ? 'whole' : ''} number ${options.allowZero ? '≥ 0' : '> 0'}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export const usage = `npm run bench [-- --save-baseline] [-- --strict]
+
+  --save-baseline   after the run, copy bench/results/latest.json to bench/results/baseline.json
+  --strict          exit 1 when a goal is missed (a run with errors always exits 1)
+
+Environment:
+  BENCH_SECONDS          measured seconds per server and scenario (default 10)
+  BENCH_WARMUP_SECONDS   warm-up seconds before each measurement, not recorded (default 2; 0 = none)
+  BENCH_CONNECTIONS      concurrent connections (default 10)
+  BENCH_BACKENDS         postgres,pglite (default both, in that order)
+  BENCH_SCENARIOS        comma-separated scenario names (default all in bench/scenarios/)
+  BENCH_DATABASE_URL     PostgreSQL to create the bench database from
+                         (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test)
+  BENCH_LOADGEN          child (default) or inprocess: where autocannon runs`;
+
+export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const flags = new Set(argv);
+  for (const flag of flags) {
+    if (!['--save-baseline', '--strict', '--help', '-h'].includes(flag)) throw new SettingsError(`Unknown argument ${flag}\n\n${usage}`);
+  }
+  const backends = list(env.BENCH_BACKENDS);
+  for (const b of backends) if (b !== 'postgres' && b !== 'pglite') throw new SettingsError(`BENCH_BACKENDS: unknown back-end ${JSON.stringify(b)} (postgres, pglite)`);
+  const loadGenerator = env.BENCH_LOADGEN || 'child';
+  if (loadGenerator !== 'child' && loadGenerator !== 'inprocess') throw new SettingsError(`BENCH_LOADGEN: child or inprocess, got ${JSON.stringify(loadGenerator)}`);
+  return {
+    seconds: positiveNumber(env, 'BENCH_SECONDS', 10),
+    warmupSeconds: positiveNumber(env, 'BENCH_WARMUP_SECONDS', 2, { allowZero: true }),
+    connections: positiveNumber(env, 'BENCH_CONNECTIONS', 10, { integer: true }),
+    backends: backends.length ? (backends as Backend[]) : ['postgres', 'pglite'],
+    scenarios: list(env.BENCH_SCENARIOS),
+    adminUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    loadGenerator,
+    saveBaseline: flags.has('--save-baseline'),
+    strict: flags.has('--strict'),
+  };
+}
+
+export function wantsHelp(argv: readonly string[] = process.argv.slice(2)): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}

@@ -1,0 +1,98 @@
+// The shape of a benchmark scenario. A scenario compares (a) a bare route on a plain Fastify instance
+// doing the minimum database work a capability needs with (b) the real route served by the real app.
+// The difference between the two is the cost of everything the real app adds (authentication,
+// tenancy, rate limiting, validation, serialisation, hooks), which is what these benchmarks watch.
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { HttpApp } from '../../src/platform/http/types.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+import type { Services } from '../../src/services.ts';
+
+export type Backend = 'postgres' | 'pglite';
+
+export const backendLabels: Record<Backend, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
+
+/** One HTTP request, sent over and over by the load generator. */
+export interface BenchRequest {
+  method?: HTTPMethods;
+  /** Path and query, e.g. `/v1/channel-partners/me`. */
+  path: string;
+  headers?: Record<string, string>;
+  /** A request body (JSON text); set content-type in headers. */
+  body?: string;
+  /** The status every response must have (default 200). Any other status makes the run invalid. */
+  expectStatus?: number;
+}
+
+/** (a): the bare route. Registered on a plain `Fastify()` with no plugins, hooks or schemas. */
+export interface BaselineRoute {
+  method?: HTTPMethods;
+  url: string;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** What to send to (a); defaults to the scenario's `request`, so both servers parse the same bytes. */
+  request?: BenchRequest;
+}
+
+/** What a scenario's setup returns for one back-end. */
+export interface ScenarioRun {
+  /** (b): the request sent to the real app. */
+  request: BenchRequest;
+  /** (a): the bare equivalent. */
+  baseline: BaselineRoute;
+  /**
+   * Checks one response of each server before the load starts (status is already checked); answer a
+   * message to refuse the run, e.g. when (b) answers something other than what (a) answers.
+   */
+  check?(server: 'baseline' | 'real', status: number, body: string): string | undefined;
+  /** Called after both measurements of this scenario on this back-end. */
+  teardown?(): Promise<void>;
+}
+
+/** Thresholds; a missing field is not checked. */
+export interface Goal {
+  /** Minimum rps(b) / rps(a). */
+  minThroughputRatio?: number;
+  /** Maximum p99(b) / p99(a). */
+  maxP99Ratio?: number;
+}
+
+export interface Scenario {
+  /** Unique, kebab-case; used in results, in BENCH_SCENARIOS and in baseline comparisons. */
+  name: string;
+  description: string;
+  /** Back-ends it runs on (default: both). */
+  backends?: readonly Backend[];
+  /** Goals per back-end (default: `defaultGoals`). A back-end without a goal is measured only. */
+  goals?: Partial<Record<Backend, Goal>>;
+  setup(ctx: BenchContext): Promise<ScenarioRun>;
+}
+
+export const defaultGoals: Partial<Record<Backend, Goal>> = {
+  postgres: { minThroughputRatio: 0.85, maxP99Ratio: 1.5 },
+};
+
+/** A partner with an API client and a valid access token. */
+export interface BenchPartner {
+  partnerId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+  /** Authorization and X-Partner-Id, ready to send. */
+  headers: { authorization: string; 'x-partner-id': string };
+}
+
+/** What a scenario gets for one back-end. The real app is already listening. */
+export interface BenchContext {
+  backend: Backend;
+  /** The database both servers use (the same pool or PGlite instance). */
+  db: Database;
+  /** The real app's services (rate limit set high, logs silent). */
+  services: Services;
+  app: HttpApp;
+  /** Creates a partner through the real service, with a client and an issued token. */
+  partner(options?: { name?: string; monitoring?: boolean }): Promise<BenchPartner>;
+}
+
+/** Identity helper, so scenario files get type checking without naming the type. */
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}
