@@ -1,6 +1,5 @@
 // Builds the HTTP server from the services it is given. It chooses nothing; services.ts does.
 import formBody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,6 +13,7 @@ import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { newId } from './platform/ids.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
 import { installProblemHandling } from './platform/http/problem.ts';
+import { securityHeaders } from './platform/http/security-headers.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import type { Services } from './services.ts';
@@ -60,15 +60,27 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   installProblemHandling(app);
   app.addSchema(Problem);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  // Helmet's headers on every answer (404s and errors included), computed once: see security-headers.ts.
+  const security = securityHeaders({
+    // The API serves JSON; the interactive docs page needs its own scripts and styles.
+    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], frameAncestors: ["'none'"] } },
+    hsts: config.ENVIRONMENT === 'production',
+    crossOriginResourcePolicy: { policy: 'same-origin' },
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+
+  // These hooks run on every request and await nothing, so they take a callback rather than return a
+  // promise (Fastify then skips a promise and a microtask per hook).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(security);
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
     // API answers are about one partner at one moment: never cache them unless a route says so.
     if (!reply.hasHeader('cache-control') && !request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // One line per request; the route pattern, never the raw URL (hosted links carry tokens in the path).
     request.log.info(
       {
@@ -80,6 +92,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       },
       'request',
     );
+    done();
   });
   app.addHook('onRoute', (route) => {
     const schema = route.schema as Record<string, unknown> | undefined;
@@ -89,12 +102,6 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     response['5xx'] ??= Type.Ref(Problem);
   });
 
-  await app.register(helmet, {
-    // The API serves JSON; the interactive docs page needs its own scripts and styles.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], frameAncestors: ["'none'"] } },
-    hsts: config.ENVIRONMENT === 'production',
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
   await app.register(formBody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
     openapi: {

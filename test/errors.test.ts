@@ -361,10 +361,12 @@ describe('errors through HTTP', () => {
     assert.match(body.detail, /1 MiB/);
   });
 
-  it('415 UNSUPPORTED_MEDIA_TYPE for text/plain to a JSON route', async () => {
-    const res = await createClient('label=x', { 'content-type': 'text/plain' });
-    const body = assertProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    assert.match(body.detail, /text\/plain/);
+  it('415 UNSUPPORTED_MEDIA_TYPE for text/plain or a form to a JSON route', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await createClient('label=x', { 'content-type': type });
+      const body = assertProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      assert.ok(body.detail.includes(type), body.detail);
+    }
   });
 
   it('500 INTERNAL for a bug: no internals in the body, the request id in it, the error in the log', async () => {

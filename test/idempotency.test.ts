@@ -94,7 +94,7 @@ describe('Idempotency-Key on POST /v1/api-clients', () => {
     assert.ok(!row!.body_text.includes('pvs_secret_'));
   });
 
-  it('treats a body with the same fields in another order as the same request', async () => {
+  it('treats a body that differs only in JSON formatting as the same request', async () => {
     const partner = await t.f.partner();
     const first = await t.app.inject({
       method: 'POST',

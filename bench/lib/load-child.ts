@@ -1,9 +1,14 @@
-// The load generator's process: receives LoadOptions, runs warm-up and measurement, answers Figures.
-import { measureHere, type LoadOptions } from './load.ts';
+// The load generator's process: runs autocannon for each request from the parent and answers the raw
+// run. When the parent goes away (end of run, Ctrl-C, crash) it stops at once, mid-run or not.
+import { runHere, type LoadOptions } from './load.ts';
 
-process.once('message', (options: LoadOptions) => {
-  measureHere(options)
-    .then((figures) => process.send!({ ok: true, figures }))
-    .catch((error: unknown) => process.send!({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }))
-    .finally(() => process.disconnect());
+process.on('disconnect', () => process.exit(0));
+
+process.on('message', (message: { id: number; options: LoadOptions }) => {
+  const answer = (value: object) => {
+    if (process.connected) process.send!({ id: message.id, ...value });
+  };
+  runHere(message.options)
+    .then((run) => answer({ ok: true, run }))
+    .catch((error: unknown) => answer({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
 });

@@ -1,7 +1,10 @@
-// Drives one server with autocannon for a fixed time at a fixed concurrency and reduces the run to a
-// few figures. By default autocannon runs in a child process (see README: on 2 cores the load
-// generator must not share the server's event loop); BENCH_LOADGEN=inprocess runs it here.
-import { fork } from 'node:child_process';
+// Drives one server with autocannon for a fixed time at a fixed concurrency. By default autocannon
+// runs in a long-lived child process (see README: on 2 cores the load generator must not share the
+// server's event loop); BENCH_LOADGEN=inprocess runs it in this process instead.
+//
+// A measurement may be cut into slices that the runner interleaves between (a) and (b), so that
+// whatever else the machine is doing weighs on both alike; the slices' samples are merged here.
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { LoadGenerator } from './settings.ts';
@@ -13,24 +16,48 @@ export interface LoadOptions {
   request: BenchRequest;
   connections: number;
   seconds: number;
-  warmupSeconds: number;
+  /** Discard the samples (warm-up). */
+  discard?: boolean;
+}
+
+/** One autocannon run, unreduced. */
+export interface RawRun {
+  /** Responses with the expected status. */
+  count: number;
+  /** The measured window in seconds. */
+  seconds: number;
+  /** Latency of each response with the expected status, ms (empty when discarded). */
+  latencies: Float64Array;
+  unexpectedStatus: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  /** CPU time (user + system) the server's process spent during the run, µs; set by the runner. */
+  serverCpuUs?: number;
 }
 
 export interface Figures {
-  /** Responses with the expected status, per second of the measured window. */
+  /** Responses with the expected status, per second of measured time. */
   rps: number;
-  /** Latency of responses with the expected status, in milliseconds (exact, from every response). */
+  /** Latency of responses with the expected status, in milliseconds, exact (from every response). */
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
   /** Responses with the expected status. */
   requests: number;
   seconds: number;
+  slices: number;
+  /**
+   * CPU time of the server's process per response, µs (user + system; the PostgreSQL server's own
+   * processes are not included, PGlite is). Much less sensitive to a busy machine than req/s, so
+   * the first figure to look at when judging a change. With BENCH_LOADGEN=inprocess it includes
+   * autocannon.
+   */
+  serverCpuUsPerRequest: number | null;
   /** Anything that should not happen: a run with any of these is invalid. */
   unexpectedStatus: Record<string, number>;
   errors: number;
   timeouts: number;
 }
 
-/** Samples in a growable Float64Array: at tens of thousands of requests per second this stays small. */
+/** Latencies in a growable Float64Array: tens of thousands per second stay small. */
 class Samples {
   private data = new Float64Array(1 << 16);
   length = 0;
@@ -42,19 +69,13 @@ class Samples {
     }
     this.data[this.length++] = v;
   }
-  sorted(): Float64Array {
-    return this.data.slice(0, this.length).sort();
+  toArray(): Float64Array {
+    return this.data.slice(0, this.length);
   }
 }
 
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
-function once(options: LoadOptions, seconds: number, record: boolean): Promise<Figures> {
+/** One autocannon run in this process. */
+export function runHere(options: LoadOptions): Promise<RawRun> {
   const { request } = options;
   const expected = request.expectStatus ?? 200;
   const samples = new Samples();
@@ -69,29 +90,18 @@ function once(options: LoadOptions, seconds: number, record: boolean): Promise<F
         headers: request.headers,
         body: request.body,
         connections: options.connections,
-        duration: seconds,
+        duration: options.seconds,
         pipelining: 1,
         timeout: 10,
       },
       (error, result) => {
         if (error) return reject(error);
         const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-        const sorted = record ? samples.sorted() : new Float64Array();
-        let sum = 0;
-        for (const v of sorted) sum += v;
-        // autocannon's own duration is rounded to 10 ms and its histogram to whole ms; ours is exact.
-        const window = Math.min(elapsed, result.duration || elapsed);
         resolve({
-          rps: Math.round((count / window) * 10) / 10,
-          latencyMs: {
-            p50: round3(percentile(sorted, 0.5)),
-            p90: round3(percentile(sorted, 0.9)),
-            p99: round3(percentile(sorted, 0.99)),
-            max: round3(sorted.length ? sorted[sorted.length - 1]! : Number.NaN),
-            mean: round3(sorted.length ? sum / sorted.length : Number.NaN),
-          },
-          requests: count,
-          seconds: round3(window),
+          count,
+          // autocannon's own duration (10-ms precision) starts after its set-up; ours includes it.
+          seconds: Math.min(elapsed, result.duration || elapsed),
+          latencies: samples.toArray(),
           unexpectedStatus,
           errors: result.errors,
           timeouts: result.timeouts,
@@ -101,7 +111,7 @@ function once(options: LoadOptions, seconds: number, record: boolean): Promise<F
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode === expected) {
         count++;
-        if (record) samples.push(responseTime);
+        if (!options.discard) samples.push(responseTime);
       } else {
         unexpectedStatus[statusCode] = (unexpectedStatus[statusCode] ?? 0) + 1;
       }
@@ -109,30 +119,98 @@ function once(options: LoadOptions, seconds: number, record: boolean): Promise<F
   });
 }
 
-/** Warm-up (discarded), then the measured run, in this process. */
-export async function measureHere(options: LoadOptions): Promise<Figures> {
-  if (options.warmupSeconds > 0) await once(options, options.warmupSeconds, false);
-  return once(options, options.seconds, true);
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Merges slices into one set of figures: rps over the summed time, percentiles over every sample. */
+export function summarize(runs: readonly RawRun[]): Figures {
+  const total = runs.reduce((n, r) => n + r.latencies.length, 0);
+  const sorted = new Float64Array(total);
+  let offset = 0;
+  for (const r of runs) {
+    sorted.set(r.latencies, offset);
+    offset += r.latencies.length;
+  }
+  sorted.sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  const count = runs.reduce((n, r) => n + r.count, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  const unexpectedStatus: Record<string, number> = {};
+  for (const r of runs) for (const [s, n] of Object.entries(r.unexpectedStatus)) unexpectedStatus[s] = (unexpectedStatus[s] ?? 0) + n;
+  return {
+    rps: Math.round((count / seconds) * 10) / 10,
+    latencyMs: {
+      p50: round3(percentile(sorted, 0.5)),
+      p90: round3(percentile(sorted, 0.9)),
+      p99: round3(percentile(sorted, 0.99)),
+      max: round3(total ? sorted[total - 1]! : Number.NaN),
+      mean: round3(total ? sum / total : Number.NaN),
+    },
+    requests: count,
+    seconds: round3(seconds),
+    slices: runs.length,
+    serverCpuUsPerRequest: runs.every((r) => r.serverCpuUs !== undefined) && count > 0 ? Math.round((runs.reduce((n, r) => n + r.serverCpuUs!, 0) / count) * 10) / 10 : null,
+    unexpectedStatus,
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
+  };
+}
+
+export interface LoadGeneratorHandle {
+  run(options: LoadOptions): Promise<RawRun>;
+  close(): Promise<void>;
 }
 
 const childEntry = fileURLToPath(new URL('./load-child.ts', import.meta.url));
 
-/** Warm-up and measurement in a fresh child process (the default), or here. */
-export function measure(options: LoadOptions, where: LoadGenerator): Promise<Figures> {
-  if (where === 'inprocess') return measureHere(options);
-  return new Promise((resolve, reject) => {
-    // Explicit execArgv: the child must not inherit --cpu-prof or --inspect meant for the server.
-    const child = fork(childEntry, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
-    let answered = false;
-    child.once('message', (message: { ok: true; figures: Figures } | { ok: false; error: string }) => {
-      answered = true;
-      if (message.ok) resolve(message.figures);
-      else reject(new Error(`load generator: ${message.error}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      if (!answered) reject(new Error(`load generator exited (${signal ?? code}) without a result`));
-    });
-    child.send(options);
+type ChildAnswer = { id: number; ok: true; run: RawRun } | { id: number; ok: false; error: string };
+
+function childGenerator(): LoadGeneratorHandle {
+  // Explicit execArgv: the child must not inherit --cpu-prof or --inspect meant for the server.
+  const child: ChildProcess = fork(childEntry, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  const waiting = new Map<number, { resolve: (r: RawRun) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  let exited = false;
+  const failAll = (error: Error) => {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  child.on('message', (message: ChildAnswer) => {
+    const w = waiting.get(message.id);
+    if (!w) return;
+    waiting.delete(message.id);
+    if (message.ok) w.resolve(message.run);
+    else w.reject(new Error(`load generator: ${message.error}`));
   });
+  child.on('error', failAll);
+  child.on('exit', (code, signal) => {
+    exited = true;
+    failAll(new Error(`load generator exited (${signal ?? code})`));
+  });
+  return {
+    run(options) {
+      if (exited) return Promise.reject(new Error('load generator has exited'));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        child.send({ id, options });
+      });
+    },
+    async close() {
+      if (exited) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await gone;
+    },
+  };
+}
+
+export function startLoadGenerator(where: LoadGenerator): LoadGeneratorHandle {
+  if (where === 'child') return childGenerator();
+  return { run: runHere, close: async () => {} };
 }

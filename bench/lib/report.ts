@@ -20,6 +20,8 @@ export interface Ratios {
   p50: number;
   /** p99(b) / p99(a) */
   p99: number;
+  /** Server CPU per request, b / a (null when not measured). */
+  cpuPerRequest: number | null;
 }
 
 export interface ScenarioResult {
@@ -45,7 +47,19 @@ export interface Results {
   date: string;
   node: string;
   machine: { platform: string; release: string; arch: string; cpus: number; cpuModel: string; memoryGiB: number };
-  settings: { seconds: number; warmupSeconds: number; connections: number; loadGenerator: string; rateLimitPerSecond: number; rateLimitBurst: number };
+  settings: {
+    seconds: number;
+    warmupSeconds: number;
+    connections: number;
+    slices: number;
+    loadGenerator: string;
+    profiled: boolean;
+    rateLimitPerSecond: number;
+    rateLimitBurst: number;
+  };
+  /** 1, 5 and 15-minute load averages: a busy machine makes every figure, ratios included, noisier. */
+  loadAverageBefore: number[];
+  loadAverageAfter?: number[];
   backends: Partial<Record<Backend, BackendResult>>;
 }
 
@@ -69,10 +83,13 @@ export function newResults(settings: BenchSettings, rateLimit: number): Results 
       seconds: settings.seconds,
       warmupSeconds: settings.warmupSeconds,
       connections: settings.connections,
+      slices: settings.slices,
       loadGenerator: settings.loadGenerator,
+      profiled: settings.profile,
       rateLimitPerSecond: rateLimit,
       rateLimitBurst: rateLimit,
     },
+    loadAverageBefore: os.loadavg().map((n) => Math.round(n * 100) / 100),
     backends: {},
   };
 }
@@ -91,6 +108,7 @@ export function scenarioResult(description: string, baseline: Figures, real: Fig
     throughput: round3(real.rps / baseline.rps),
     p50: round3(real.latencyMs.p50 / baseline.latencyMs.p50),
     p99: round3(real.latencyMs.p99 / baseline.latencyMs.p99),
+    cpuPerRequest: real.serverCpuUsPerRequest && baseline.serverCpuUsPerRequest ? round3(real.serverCpuUsPerRequest / baseline.serverCpuUsPerRequest) : null,
   };
   const verdict = {
     throughput: goal?.minThroughputRatio === undefined ? null : ratios.throughput >= goal.minThroughputRatio ? 'PASS' : 'MISS',
@@ -114,23 +132,25 @@ function verdictText(verdict: Verdict, goal: string): string {
 export function formatBackend(backend: Backend, result: BackendResult, settings: BenchSettings): string {
   const lines = [
     `${backendLabels[backend]}: ${result.where}`,
-    `${settings.connections} connections, ${settings.seconds} s per server after ${settings.warmupSeconds} s warm-up, load generator ${settings.loadGenerator === 'child' ? 'in a child process' : 'in this process'}`,
+    `${settings.connections} connections, ${settings.seconds} s per server in ${settings.slices} interleaved slice(s) after ${settings.warmupSeconds} s warm-up, load generator ${settings.loadGenerator === 'child' ? 'in a child process' : 'in this process'}${settings.profile ? ', PROFILED' : ''}`,
   ];
-  const rows: string[][] = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'verdict']];
+  const rows: string[][] = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'verdict']];
+  const cpu = (n: number | null) => (n === null ? '-' : n.toFixed(1));
   for (const [name, s] of Object.entries(result.scenarios)) {
-    rows.push([name, '(a) baseline', fmtRps(s.baseline.rps), fmtMs(s.baseline.latencyMs.p50), fmtMs(s.baseline.latencyMs.p99), '']);
-    rows.push(['', '(b) real', fmtRps(s.real.rps), fmtMs(s.real.latencyMs.p50), fmtMs(s.real.latencyMs.p99), '']);
+    rows.push([name, '(a) baseline', fmtRps(s.baseline.rps), fmtMs(s.baseline.latencyMs.p50), fmtMs(s.baseline.latencyMs.p99), cpu(s.baseline.serverCpuUsPerRequest), '']);
+    rows.push(['', '(b) real', fmtRps(s.real.rps), fmtMs(s.real.latencyMs.p50), fmtMs(s.real.latencyMs.p99), cpu(s.real.serverCpuUsPerRequest), '']);
     rows.push([
       '',
       'b/a',
       `${s.ratios.throughput.toFixed(3)}×`,
       `${s.ratios.p50.toFixed(3)}×`,
       `${s.ratios.p99.toFixed(3)}×`,
+      s.ratios.cpuPerRequest === null ? '-' : `${s.ratios.cpuPerRequest.toFixed(3)}×`,
       `throughput ${verdictText(s.verdict.throughput, `≥ ${s.goal?.minThroughputRatio}`)}, p99 ${verdictText(s.verdict.p99, `≤ ${s.goal?.maxP99Ratio}×`)}`,
     ]);
-    for (const p of s.problems) rows.push(['', 'INVALID', '', '', '', p]);
+    for (const p of s.problems) rows.push(['', 'INVALID', '', '', '', '', p]);
   }
-  if (rows.length > 1) lines.push('', table(rows, new Set([2, 3, 4])));
+  if (rows.length > 1) lines.push('', table(rows, new Set([2, 3, 4, 5])));
   if (result.error) lines.push('', `ERROR: ${result.error}`);
   return lines.join('\n');
 }
@@ -159,12 +179,13 @@ export function compareWithBaseline(results: Results): string | undefined {
   } catch (error) {
     return `Could not read ${baselineFile}: ${(error as Error).message}`;
   }
-  const rows: string[][] = [['back-end', 'scenario', 'throughput b/a', 'change', 'p99 b/a', 'change']];
+  const rows: string[][] = [['back-end', 'scenario', 'throughput b/a', 'change', 'p99 b/a', 'change', 'CPU/req b/a', 'change']];
+  const cpu = (r: Ratios | undefined) => (r?.cpuPerRequest == null ? '-' : r.cpuPerRequest.toFixed(3));
   for (const [backend, current] of Object.entries(results.backends) as Array<[Backend, BackendResult]>) {
     for (const [name, s] of Object.entries(current.scenarios)) {
       const before = baseline.backends?.[backend]?.scenarios?.[name];
       if (!before) {
-        rows.push([backendLabels[backend], name, `${s.ratios.throughput.toFixed(3)}`, '(new)', `${s.ratios.p99.toFixed(3)}`, '(new)']);
+        rows.push([backendLabels[backend], name, `${s.ratios.throughput.toFixed(3)}`, '(new)', `${s.ratios.p99.toFixed(3)}`, '(new)', cpu(s.ratios), '(new)']);
         continue;
       }
       rows.push([
@@ -174,13 +195,16 @@ export function compareWithBaseline(results: Results): string | undefined {
         signed(s.ratios.throughput - before.ratios.throughput),
         `${before.ratios.p99.toFixed(3)} → ${s.ratios.p99.toFixed(3)}`,
         signed(s.ratios.p99 - before.ratios.p99),
+        `${cpu(before.ratios)} → ${cpu(s.ratios)}`,
+        s.ratios.cpuPerRequest != null && before.ratios.cpuPerRequest != null ? signed(s.ratios.cpuPerRequest - before.ratios.cpuPerRequest) : '-',
       ]);
     }
   }
+  if (rows.length === 1) return undefined;
   const m = baseline.machine;
   return [
-    `Against bench/results/baseline.json (${baseline.date}, node ${baseline.node}, ${m?.cpus} × ${m?.cpuModel}); higher throughput b/a and lower p99 b/a are better:`,
+    `Against bench/results/baseline.json (${baseline.date}, node ${baseline.node}, ${m?.cpus} × ${m?.cpuModel}); higher throughput b/a, lower p99 and CPU b/a are better:`,
     '',
-    table(rows, new Set([3, 5])),
+    table(rows, new Set([3, 5, 7])),
   ].join('\n');
 }

@@ -7,12 +7,16 @@ export interface BenchSettings {
   seconds: number;
   warmupSeconds: number;
   connections: number;
+  /** Each server's measured time is cut into this many slices, interleaved a b | b a | a b … */
+  slices: number;
   backends: Backend[];
   /** Scenario names to run; empty means all. */
   scenarios: string[];
   /** A PostgreSQL database the bench may connect to in order to create and drop its own. */
   adminUrl: string;
   loadGenerator: LoadGenerator;
+  /** Write a V8 CPU profile of the server process per measured slice to bench/results/latest-profiles/. */
+  profile: boolean;
   saveBaseline: boolean;
   /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
   strict: boolean;
@@ -25,7 +29,7 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   const ok = Number.isFinite(value) && (options.allowZero ? value >= 0 : value > 0) && (!options.integer || Number.isInteger(value));
-  if (!ok) throw new SettingsError(`${name}: expected a ${options.integer ? 'whole' : ''} number ${options.allowZero ? '≥ 0' : '> 0'}, got ${JSON.stringify(raw)}`);
+  if (!ok) throw new SettingsError(`${name}: expected a ${options.integer ? 'whole number' : 'number'} ${options.allowZero ? '≥ 0' : '> 0'}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -45,11 +49,16 @@ Environment:
   BENCH_SECONDS          measured seconds per server and scenario (default 10)
   BENCH_WARMUP_SECONDS   warm-up seconds before each measurement, not recorded (default 2; 0 = none)
   BENCH_CONNECTIONS      concurrent connections (default 10)
+  BENCH_SLICES           cut each server's measured time into this many slices, interleaving
+                         (a) and (b) as a b | b a | a b … so that background load hits both alike (default 5)
   BENCH_BACKENDS         postgres,pglite (default both, in that order)
   BENCH_SCENARIOS        comma-separated scenario names (default all in bench/scenarios/)
   BENCH_DATABASE_URL     PostgreSQL to create the bench database from
                          (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test)
-  BENCH_LOADGEN          child (default) or inprocess: where autocannon runs`;
+  BENCH_LOADGEN          child (default) or inprocess: where autocannon runs
+  BENCH_PROFILE=1        CPU-profile the server process during each measured slice into
+                         bench/results/latest-profiles/ (summarise with bench/tools/profile-summary.ts);
+                         profiling slows the server, so profiled figures are not comparable`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);
@@ -64,10 +73,12 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
     seconds: positiveNumber(env, 'BENCH_SECONDS', 10),
     warmupSeconds: positiveNumber(env, 'BENCH_WARMUP_SECONDS', 2, { allowZero: true }),
     connections: positiveNumber(env, 'BENCH_CONNECTIONS', 10, { integer: true }),
+    slices: positiveNumber(env, 'BENCH_SLICES', 5, { integer: true }),
     backends: backends.length ? (backends as Backend[]) : ['postgres', 'pglite'],
     scenarios: list(env.BENCH_SCENARIOS),
     adminUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
     loadGenerator,
+    profile: env.BENCH_PROFILE === '1' || env.BENCH_PROFILE === 'true',
     saveBaseline: flags.has('--save-baseline'),
     strict: flags.has('--strict'),
   };

@@ -5,13 +5,16 @@ import { adminToken } from '../admin/admin-token.ts';
 import { adminCommands } from '../admin/commands.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../platform/logger.ts';
-import { createServices, DataDirBusyError } from '../services.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { createServices, DataDirBusyError, openDatabase } from '../services.ts';
 import { serverInfoPath } from './serve.ts';
 
 export async function runAdminCommand(config: Config, name: string, input: Record<string, unknown>): Promise<unknown> {
   const command = adminCommands[name];
   if (!command) throw new Error(`Unknown admin command ${name}`);
   try {
+    // createServices migrates as it opens, which would leave `migrate` nothing to report: it opens the database itself.
+    if (name === 'migrate') return await migrateLocally(config);
     const services = await createServices(config, { logger: createLogger({ level: 'warn', destination: process.stderr as never }) });
     try {
       return await command.run(services, input as never);
@@ -21,6 +24,16 @@ export async function runAdminCommand(config: Config, name: string, input: Recor
   } catch (error) {
     if (!(error instanceof DataDirBusyError)) throw error;
     return runRemotely(config, name, input, error.holderPid);
+  }
+}
+
+async function migrateLocally(config: Config): Promise<{ applied: string[] }> {
+  const { db, lock } = await openDatabase(config);
+  try {
+    return { applied: (await migrate(db)).applied };
+  } finally {
+    await db.close();
+    lock?.release();
   }
 }
 

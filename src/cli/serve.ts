@@ -1,6 +1,6 @@
 // `pvs serve`: the API and the worker in one process (or one of them with --role), with a clean
 // shutdown: in-flight requests finish, running jobs finish or are released, the database closes.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
@@ -60,9 +60,15 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   let app: HttpApp | undefined;
   let worker: Worker | undefined;
   let port = config.PORT;
+  let demoLines: string[] = [];
 
   try {
+    // On PostgreSQL nothing else has created DATA_DIR (PGlite's lock and the sandbox secret-key file do).
+    mkdirSync(config.DATA_DIR, { recursive: true });
     if (role !== 'worker') {
+      // Before listening, so that /ready answers only once the start is complete. Where the API runs
+      // only: a worker started beside it must not race it to a second demo partner.
+      demoLines = await ensureDemoPartner(services);
       app = await buildApp(services);
       await app.listen({ port: config.PORT, host: config.HOST });
       port = (app.server.address() as AddressInfo).port;
@@ -78,8 +84,6 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     throw error;
   }
 
-  // Where the API runs: a worker started beside it must not race it to a second demo partner.
-  const demoLines = app ? await ensureDemoPartner(services) : [];
   const infoFile = serverInfoPath(config);
   if (app) {
     const adminHost = loopbackHosts.has(config.HOST) ? '127.0.0.1' : config.HOST;

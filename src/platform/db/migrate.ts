@@ -34,6 +34,11 @@ export function readMigrations(dir = migrationsDir): Migration[] {
     });
 }
 
+/** The migration's file name without `.sql` (`0001_foundation`), as operators know it. */
+function fileName(m: Migration): string {
+  return `${String(m.version).padStart(4, '0')}_${m.name}`;
+}
+
 export async function migrate(db: Database, migrations = readMigrations()): Promise<{ applied: string[] }> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
@@ -52,13 +57,13 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
       const previous = done.get(m.version);
       if (previous) {
         if (previous.checksum !== m.checksum) {
-          throw new Error(`Migration ${m.version}_${m.name} was changed after it was applied; add a new migration instead`);
+          throw new Error(`Migration ${fileName(m)} was changed after it was applied; add a new migration instead`);
         }
         continue;
       }
       await tx.exec(m.sql);
       await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum]);
-      applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
+      applied.push(fileName(m));
     }
     return { applied };
   });

@@ -7,6 +7,7 @@ export function openPostgres(connectionString: string, options: { max?: number }
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  let ended: Promise<void> | undefined;
 
   return {
     kind: 'postgres',
@@ -46,7 +47,9 @@ export function openPostgres(connectionString: string, options: { max?: number }
       }
     },
     async close() {
-      await pool.end();
+      // Idempotent, as on PGlite: pg's Pool rejects a second end(); a second close waits for the first.
+      ended ??= pool.end();
+      await ended;
     },
   };
 }

@@ -31,9 +31,10 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: ReturnType<Ra
 
 export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter }, register: (api: PartnerApi) => void) {
   return async function plugin(api: HttpApp) {
-    // The partner API takes JSON only: without this, Fastify's built-in text/plain parser hands a
-    // string to the body schema (a confusing 400) instead of answering 415 UNSUPPORTED_MEDIA_TYPE.
-    api.removeContentTypeParser('text/plain');
+    // The partner API takes JSON only. Without this, Fastify's text/plain parser (and the form parser
+    // the token endpoint needs) would hand a string or a form to the body schema: a confusing 400, or
+    // worse, a form that happens to validate. They answer 415 UNSUPPORTED_MEDIA_TYPE instead.
+    api.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
 
     // Document the two headers on every route; the hooks below enforce them before validation runs.
     api.addHook('onRoute', (route) => {

@@ -49,12 +49,15 @@ export function createWorker(options: WorkerOptions): Worker {
   const { db, clock, logger, leaseSeconds } = options;
   const id = `wrk_${randomBytes(6).toString('hex')}`;
   const definitions = new Map(options.definitions.map((d) => [d.kind, d]));
-  const running = new Map<string, Running>();
+  // One entry per execution, not per job id: a job released or whose lease ran out can be claimed
+  // again while its earlier handler is still winding down, and each must be tracked on its own.
+  const running = new Set<Running>();
   const batchSize = options.batchSize ?? 10;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<number> | undefined;
   let lastScheduleCheck = 0;
+  let claimRounds = 0;
 
   const runningOfKind = (kind: string) => [...running.values()].filter((r) => r.job.kind === kind).length;
 
@@ -103,14 +106,14 @@ export function createWorker(options: WorkerOptions): Worker {
       const retry = definition.retry ?? defaultRetry;
       const now = clock.now();
       const permanent = error instanceof PermanentJobError;
-      if (permanent || job.attempts >= retry.maxAttempts) {
-        await repo.markFailed(db, job, now, describe(error)).catch(() => {});
-        log.error({ err: describe(error) }, 'job failed');
-      } else {
-        const runAt = new Date(now.getTime() + backoffFor(retry, job.attempts) * 1000);
-        await repo.markRetry(db, job, now, runAt, describe(error)).catch(() => {});
-        log.warn({ err: describe(error), retryAt: runAt.toISOString() }, 'job attempt failed; will retry');
-      }
+      const failed = permanent || job.attempts >= retry.maxAttempts;
+      const runAt = new Date(now.getTime() + backoffFor(retry, job.attempts) * 1000);
+      const recorded = await (failed ? repo.markFailed(db, job, now, describe(error)) : repo.markRetry(db, job, now, runAt, describe(error))).catch(
+        () => false,
+      );
+      if (!recorded) log.warn({ err: describe(error) }, 'job attempt failed after its lease was lost; another worker owns it now');
+      else if (failed) log.error({ err: describe(error) }, 'job failed');
+      else log.warn({ err: describe(error), retryAt: runAt.toISOString() }, 'job attempt failed; will retry');
     } finally {
       clearInterval(heartbeat);
     }
@@ -123,23 +126,28 @@ export function createWorker(options: WorkerOptions): Worker {
       await options.queue.ensureSchedules(db);
     }
     let claimed = 0;
+    // A lease owner of its own per claim round: releaseJob gives the attempt back (attempts - 1), so
+    // (worker id, attempts) alone would match again when this worker claims the job anew, and the
+    // released handler could then record an outcome for the new attempt.
+    const owner = `${id}.${++claimRounds}`;
     for (const definition of definitions.values()) {
       const free = (definition.concurrency ?? 5) - runningOfKind(definition.kind);
       if (free <= 0) continue;
       const jobs = await repo.claimJobs(db, {
         kind: definition.kind,
         limit: Math.min(free, batchSize),
-        owner: id,
+        owner,
         now: clock.now(),
         leaseSeconds,
       });
       for (const job of jobs) {
         const abort = new AbortController();
-        const done = execute(definition, job, abort).finally(() => {
-          running.delete(job.id);
+        const entry: Running = { job, done: Promise.resolve(), abort };
+        entry.done = execute(definition, job, abort).finally(() => {
+          running.delete(entry);
           if (!stopped) schedule(0);
         });
-        running.set(job.id, { job, done, abort });
+        running.add(entry);
       }
       claimed += jobs.length;
     }
@@ -179,7 +187,15 @@ export function createWorker(options: WorkerOptions): Worker {
       if (!stopped && !polling) schedule(0);
     },
     async drain() {
-      const claimed = await pollOnce();
+      // Never beside a poll of the running loop: two claim rounds at once would overrun concurrency.
+      while (polling) await polling.catch(() => {});
+      polling = pollOnce();
+      let claimed: number;
+      try {
+        claimed = await polling;
+      } finally {
+        polling = undefined;
+      }
       await Promise.all([...running.values()].map((r) => r.done));
       return claimed;
     },

@@ -1,0 +1,476 @@
+// The `pvs` command as an operator runs it: real processes on a real port, on the embedded database
+// (PGlite, one process per data directory) or PostgreSQL (TEST_DATABASE=postgres).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { readMigrations } from '../src/platform/db/migrate.ts';
+import { backend, createEmptyDatabase, createTestDatabase, type TestDatabase } from './helpers/database.ts';
+
+const bin = fileURLToPath(new URL('../bin/pvs.mjs', import.meta.url));
+const onPostgres = backend === 'postgres';
+const secretKey = 'cli-test-secret-key-0123456789abcdef0123';
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Every process this file started, so that `after` can make sure none outlives it. */
+const started = new Set<Pvs>();
+const temporaryDirs: string[] = [];
+const databases: TestDatabase[] = [];
+
+after(async () => {
+  for (const process of started) {
+    if (!process.running) continue;
+    process.child.kill('SIGKILL');
+    await process.exited;
+  }
+  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
+  for (const database of databases) await database.drop();
+});
+// Should this process end some other way (a runner giving up on it), its servers go with it.
+process.on('exit', () => {
+  for (const process of started) if (process.running) process.child.kill('SIGKILL');
+});
+
+class Pvs {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Exit>;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly label: string,
+  ) {
+    started.add(this);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve, reject) => {
+      child.once('error', reject);
+      // 'close', not 'exit': both pipes are drained by then.
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  describe(): string {
+    return `${this.label}\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`;
+  }
+
+  /** Polls until the output matches; fails at once if the process ends first. */
+  async waitForStdout(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.stdout)) {
+      if (!this.running) assert.fail(`${this.label} exited before printing ${pattern}\n${this.describe()}`);
+      if (Date.now() > deadline) assert.fail(`${this.label} did not print ${pattern} within ${timeoutMs} ms\n${this.describe()}`);
+      await sleep(50);
+    }
+  }
+
+  /** Polls GET /ready until it answers 200; fails at once if the process ends first. */
+  async waitReady(port: number, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!this.running) assert.fail(`${this.label} exited before it was ready\n${this.describe()}`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(2_000) });
+        if (response.status === 200) return;
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) assert.fail(`${this.label} was not ready within ${timeoutMs} ms\n${this.describe()}`);
+      await sleep(100);
+    }
+  }
+
+  /** Waits for the process to end; kills it (and fails) when it does not within the time given. */
+  async wait(timeoutMs = 60_000): Promise<Exit> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
+    const result = await Promise.race([this.exited, timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      this.child.kill('SIGKILL');
+      await this.exited;
+      assert.fail(`${this.label} did not exit within ${timeoutMs} ms\n${this.describe()}`);
+    }
+    return result;
+  }
+
+  async terminate(timeoutMs = 30_000): Promise<Exit> {
+    if (this.running) this.child.kill('SIGTERM');
+    return this.wait(timeoutMs);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sites: a working directory, a data directory, a port and the environment a process gets
+
+interface Site {
+  dir: string;
+  dataDir: string;
+  port: number;
+  env: Record<string, string>;
+  database?: TestDatabase;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A fresh site. The environment is built from nothing but PATH (nothing leaks in from the runner's
+ * own environment), and processes run in a directory of their own, so no `.env` file applies.
+ * On PostgreSQL the site gets a database of its own: migrated, or empty with `{ empty: true }`.
+ */
+async function newSite(env: Record<string, string> = {}, options: { empty?: boolean; database?: false } = {}): Promise<Site> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pvs-cli-'));
+  temporaryDirs.push(dir);
+  const dataDir = path.join(dir, 'data');
+  mkdirSync(dataDir);
+  const port = await freePort();
+  let database: TestDatabase | undefined;
+  if (onPostgres && options.database !== false) {
+    database = options.empty ? await createEmptyDatabase() : await createTestDatabase();
+    databases.push(database);
+  }
+  return {
+    dir,
+    dataDir,
+    port,
+    database,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...(database?.url ? { DATABASE_URL: database.url } : {}),
+      ...env,
+    },
+  };
+}
+
+function pvs(site: Site, args: string[], env: Record<string, string> = {}): Pvs {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: site.dir, env: { ...site.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Pvs(child, `pvs ${args.join(' ')}`);
+}
+
+/** Runs a command to its end. */
+async function run(site: Site, args: string[], env: Record<string, string> = {}): Promise<Pvs & Exit> {
+  const command = pvs(site, args, env);
+  const exit = await command.wait();
+  return Object.assign(command, exit);
+}
+
+/** Starts `serve` and waits until it answers /ready and has printed its banner (the start is complete). */
+async function serve(site: Site, args: string[] = [], env: Record<string, string> = {}): Promise<Pvs> {
+  const server = pvs(site, ['serve', ...args], env);
+  await server.waitReady(Number(env.PORT ?? site.port));
+  await server.waitForStdout(/Docs {2}http:\/\/\S+\/docs\n/);
+  if (/demo partner was created/.test(server.stdout)) await server.waitForStdout(/clientSecret\s+\S+\n/);
+  return server;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The partner API, through the running server
+
+interface Credentials {
+  partnerId: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Exactly one JSON object on stdout, and nothing else. */
+function onlyJsonObject(output: string): Record<string, unknown> {
+  assert.ok(output.endsWith('\n'), `one line: ${JSON.stringify(output)}`);
+  const lines = output.slice(0, -1).split('\n');
+  assert.equal(lines.length, 1, `exactly one line on stdout: ${JSON.stringify(output)}`);
+  const value = JSON.parse(lines[0]!) as unknown;
+  assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `a JSON object: ${lines[0]}`);
+  return value as Record<string, unknown>;
+}
+
+function assertCredentials(value: Record<string, unknown>): Credentials {
+  assert.match(String(value.partnerId), /^ptn_[0-9A-Za-z]+$/);
+  assert.match(String(value.clientId), /^cli_[0-9A-Za-z]+$/);
+  assert.equal(typeof value.clientSecret, 'string');
+  assert.ok((value.clientSecret as string).length >= 32, 'a long secret');
+  return value as unknown as Credentials;
+}
+
+async function accessToken(port: number, credentials: Credentials): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      scope: 'channel-partner-api/server',
+    }),
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  assert.equal(response.status, 200, `token for ${credentials.clientId}: ${JSON.stringify(body)}`);
+  assert.equal(body.token_type, 'Bearer');
+  assert.equal(typeof body.access_token, 'string');
+  return body.access_token as string;
+}
+
+async function me(port: number, credentials: Credentials): Promise<Record<string, unknown>> {
+  const token = await accessToken(port, credentials);
+  const response = await fetch(`http://127.0.0.1:${port}/v1/channel-partners/me`, {
+    headers: { authorization: `Bearer ${token}`, 'x-partner-id': credentials.partnerId },
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.equal(body.id, credentials.partnerId);
+  return body;
+}
+
+function fileMode(file: string): number {
+  return statSync(file).mode & 0o777;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('configuration errors stop the start with exit code 78 and name the variable', { concurrency: true }, () => {
+  let site: Site;
+  before(async () => {
+    site = await newSite({}, { database: false });
+  });
+
+  it('PORT=abc', async () => {
+    const result = await run(site, ['serve'], { PORT: 'abc' });
+    assert.equal(result.code, 78, result.describe());
+    assert.match(result.stderr, /\bPORT\b/);
+    assert.equal(result.stdout, '');
+  });
+
+  it('ENVIRONMENT=production without SECRET_KEY', async () => {
+    const result = await run(site, ['serve'], { ENVIRONMENT: 'production', DATABASE_URL: 'postgres://127.0.0.1:1/none' });
+    assert.equal(result.code, 78, result.describe());
+    assert.match(result.stderr, /\bSECRET_KEY\b/);
+  });
+
+  it('ENVIRONMENT=production with SECRET_KEY but without DATABASE_URL', async () => {
+    const result = await run(site, ['serve'], { ENVIRONMENT: 'production', SECRET_KEY: secretKey, DATABASE_URL: '' });
+    assert.equal(result.code, 78, result.describe());
+    assert.match(result.stderr, /\bDATABASE_URL\b/);
+    assert.doesNotMatch(result.stderr, /\bSECRET_KEY\b/);
+  });
+});
+
+describe('admin commands with no server running', () => {
+  let site: Site;
+  let first: Credentials;
+  let second: Credentials;
+  let server: Pvs | undefined;
+
+  before(async () => {
+    site = await newSite({}, { empty: true });
+  });
+  after(async () => {
+    if (server?.running) await server.terminate();
+  });
+
+  it('migrate --json applies every migration to a fresh database and says so', async () => {
+    const result = await run(site, ['migrate', '--json']);
+    assert.equal(result.code, 0, result.describe());
+    const expected = readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`);
+    assert.deepEqual(onlyJsonObject(result.stdout), { applied: expected });
+  });
+
+  it('partner create --json prints exactly one JSON object with the credentials', async () => {
+    const result = await run(site, ['partner', 'create', '--name', 'Acme Accounting', '--json']);
+    assert.equal(result.code, 0, result.describe());
+    first = assertCredentials(onlyJsonObject(result.stdout));
+    assert.ok(!existsSync(path.join(site.dataDir, 'pglite.lock')), 'the command released the embedded database');
+  });
+
+  it('a second command sees the first partner persisted: both get tokens from a server started afterwards', async () => {
+    const result = await run(site, ['partner', 'create', '--name', 'Bravo Tax', '--monitoring', '--json']);
+    assert.equal(result.code, 0, result.describe());
+    second = assertCredentials(onlyJsonObject(result.stdout));
+    assert.notEqual(second.partnerId, first.partnerId);
+    assert.notEqual(second.clientId, first.clientId);
+
+    server = await serve(site);
+    assert.doesNotMatch(server.stdout, /demo partner|clientSecret/i, 'partners exist: no demo partner');
+    assert.equal((await me(site.port, first)).name, 'Acme Accounting');
+    const bravo = await me(site.port, second);
+    assert.equal(bravo.name, 'Bravo Tax');
+    assert.equal(bravo.monitoringEligible, true);
+    assert.deepEqual(await server.terminate(), { code: 0, signal: null }, server.describe());
+  });
+
+  it('SIGTERM while serve is still starting: the start completes, then a clean stop with code 0', async () => {
+    server = pvs(site, ['serve']);
+    // PGlite: the lock appears as the database opens, mid-start. PostgreSQL: /ready answers before the start is over.
+    const lockFile = path.join(site.dataDir, 'pglite.lock');
+    if (onPostgres) await server.waitReady(site.port);
+    else {
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(lockFile)) {
+        if (!server.running || Date.now() > deadline) assert.fail(`no pglite.lock\n${server.describe()}`);
+        await sleep(20);
+      }
+    }
+    assert.deepEqual(await server.terminate(), { code: 0, signal: null }, server.describe());
+    assert.ok(!existsSync(lockFile), 'pglite.lock removed');
+    assert.ok(!existsSync(path.join(site.dataDir, 'server.json')), 'server.json removed');
+  });
+});
+
+describe('serve on a fresh data directory', () => {
+  let site: Site;
+  let server: Pvs;
+  let demo: Credentials;
+  let created: Credentials;
+  const lockFile = () => path.join(site.dataDir, 'pglite.lock');
+  const infoFile = () => path.join(site.dataDir, 'server.json');
+
+  before(async () => {
+    site = await newSite(); // SECRET_KEY unset: generated into DATA_DIR and shared by serve and the commands.
+  });
+  after(async () => {
+    if (server?.running) await server.terminate();
+  });
+
+  it('prints the demo partner once, with the docs URL, and keeps it in a 0600 file', async () => {
+    server = await serve(site);
+    const out = server.stdout;
+    assert.match(out, new RegExp(`Docs {2}http://localhost:${site.port}/docs`));
+    const printed = {
+      partnerId: /partnerId\s+(ptn_\S+)/.exec(out)?.[1],
+      clientId: /clientId\s+(cli_\S+)/.exec(out)?.[1],
+      clientSecret: /clientSecret\s+(\S+)/.exec(out)?.[1],
+    };
+    demo = assertCredentials(printed);
+
+    const file = path.join(site.dataDir, 'demo-partner.json');
+    assert.equal(fileMode(file), 0o600);
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+    assert.deepEqual({ partnerId: kept.partnerId, clientId: kept.clientId, clientSecret: kept.clientSecret }, demo);
+    assert.equal((await me(site.port, demo)).name, 'Demo Partner');
+  });
+
+  it('partner create --json succeeds while serve runs, and the credentials work on the running server', async () => {
+    if (!onPostgres) assert.equal(readFileSync(lockFile(), 'utf8'), String(server.child.pid), 'serve holds the embedded database');
+    const result = await run(site, ['partner', 'create', '--name', 'Charlie Bookkeeping', '--json']);
+    assert.equal(result.code, 0, result.describe());
+    created = assertCredentials(onlyJsonObject(result.stdout));
+    const partner = await me(site.port, created);
+    assert.equal(partner.name, 'Charlie Bookkeeping');
+    assert.equal(partner.environment, 'sandbox');
+    assert.ok(server.running, 'serve is still running');
+    if (!onPostgres) assert.equal(readFileSync(lockFile(), 'utf8'), String(server.child.pid), 'the command never opened the embedded database');
+  });
+
+  it('migrate --json works while serve runs and reports nothing applied', async () => {
+    const result = await run(site, ['migrate', '--json']);
+    assert.equal(result.code, 0, result.describe());
+    assert.deepEqual(onlyJsonObject(result.stdout), { applied: [] });
+    assert.ok(server.running);
+  });
+
+  it('the admin endpoint answers 404 without the admin token', async () => {
+    const url = `http://127.0.0.1:${site.port}/admin/v1/commands/partner-create`;
+    const body = JSON.stringify({ name: 'Intruder' });
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer not-the-admin-token' }, { authorization: `Bearer ${secretKey}` }];
+    for (const headers of attempts) {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      assert.equal(response.status, 404, JSON.stringify(headers));
+      const problem = (await response.json()) as Record<string, unknown>;
+      assert.equal(problem.code, 'NOT_FOUND');
+      assert.doesNotMatch(JSON.stringify(problem), /ptn_|cli_|clientSecret/);
+    }
+  });
+
+  it('SIGTERM exits with code 0 and removes server.json and the database lock', async () => {
+    assert.ok(existsSync(infoFile()), 'server.json while serving');
+    assert.equal(fileMode(infoFile()), 0o600);
+    assert.equal(existsSync(lockFile()), !onPostgres, 'the lock exists only on the embedded database');
+    const exit = await server.terminate();
+    assert.deepEqual(exit, { code: 0, signal: null }, server.describe());
+    assert.ok(!existsSync(infoFile()), 'server.json removed');
+    assert.ok(!existsSync(lockFile()), 'pglite.lock removed');
+    assert.doesNotMatch(server.stderr, /"level":(50|60)/, server.describe());
+  });
+
+  it('a restart on the same data directory keeps the partners and prints no secret', async () => {
+    server = await serve(site);
+    assert.doesNotMatch(server.stdout, /clientSecret|pvs_secret_|demo partner/i, server.describe());
+    assert.match(server.stdout, /Docs {2}http:\/\/localhost:\d+\/docs/);
+    assert.equal((await me(site.port, created)).name, 'Charlie Bookkeeping');
+    assert.equal((await me(site.port, demo)).name, 'Demo Partner');
+    assert.deepEqual(await server.terminate(), { code: 0, signal: null }, server.describe());
+  });
+});
+
+describe('serve --role api and --role worker', () => {
+  it('are refused on the embedded database, naming DATABASE_URL', { skip: onPostgres && 'PostgreSQL is configured: the roles run (next test)' }, async () => {
+    const site = await newSite({}, { database: false });
+    const [api, worker] = await Promise.all([run(site, ['serve', '--role', 'api']), run(site, ['serve', '--role', 'worker'])]);
+    for (const result of [api, worker]) {
+      assert.equal(result.code, 78, result.describe());
+      assert.match(result.stderr, /\bDATABASE_URL\b/);
+    }
+    assert.ok(!existsSync(path.join(site.dataDir, 'pglite.lock')), 'the refusal opened nothing');
+  });
+
+  it('run at the same time on one PostgreSQL database and stop on SIGTERM', { skip: !onPostgres && 'needs PostgreSQL (TEST_DATABASE=postgres): the embedded database serves one process' }, async () => {
+    // Two machines in effect: one database, one SECRET_KEY, a data directory each that does not exist
+    // yet (on PostgreSQL with SECRET_KEY set, nothing needs it before `serve` writes server.json).
+    const site = await newSite({ SECRET_KEY: secretKey });
+    const apiDir = path.join(site.dir, 'api-data');
+    const workerDir = path.join(site.dir, 'worker-data');
+    const api = pvs(site, ['serve', '--role', 'api'], { DATA_DIR: apiDir });
+    const worker = pvs(site, ['serve', '--role', 'worker'], { DATA_DIR: workerDir, PORT: String(await freePort()) });
+    try {
+      await api.waitReady(site.port);
+      await api.waitForStdout(/PVS \(api\) running[\s\S]*Docs {2}http:\/\/\S+\/docs\n/);
+      await worker.waitForStdout(/PVS \(worker\) running in sandbox on PostgreSQL\n/);
+      // The worker serves no HTTP and leaves the demo partner to the API: one partner, printed once.
+      assert.doesNotMatch(worker.stdout, /clientSecret|Docs/, worker.describe());
+      assert.ok(!existsSync(path.join(workerDir, 'server.json')));
+      await api.waitForStdout(/clientSecret\s+\S+\n/);
+      assert.equal(fileMode(path.join(apiDir, 'demo-partner.json')), 0o600);
+      assert.ok(existsSync(path.join(apiDir, 'server.json')));
+      const rows = await site.database!.db.query<{ n: number }>('SELECT count(*)::int AS n FROM partners');
+      assert.equal(rows[0]?.n, 1);
+
+      const result = await run(site, ['partner', 'create', '--name', 'Delta Advisers', '--json']);
+      assert.equal(result.code, 0, result.describe());
+      assert.equal((await me(site.port, assertCredentials(onlyJsonObject(result.stdout)))).name, 'Delta Advisers');
+      assert.ok(api.running && worker.running);
+    } finally {
+      await Promise.all([api.terminate(), worker.terminate()]);
+    }
+    assert.deepEqual(await api.exited, { code: 0, signal: null }, api.describe());
+    assert.deepEqual(await worker.exited, { code: 0, signal: null }, worker.describe());
+    assert.ok(!existsSync(path.join(apiDir, 'server.json')), 'server.json removed');
+  });
+});
