@@ -13,7 +13,7 @@ import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { newId } from './platform/ids.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
 import { installProblemHandling } from './platform/http/problem.ts';
-import { securityHeaders } from './platform/http/security-headers.ts';
+import { apiSecurityHeaders } from './platform/http/security-headers.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import type { Services } from './services.ts';
@@ -60,13 +60,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   installProblemHandling(app);
   app.addSchema(Problem);
 
-  // Helmet's headers on every answer (404s and errors included), computed once: see security-headers.ts.
-  const security = securityHeaders({
-    // The API serves JSON; the interactive docs page needs its own scripts and styles.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], frameAncestors: ["'none'"] } },
-    hsts: config.ENVIRONMENT === 'production',
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  // On every answer, 404s and errors included.
+  const security = apiSecurityHeaders({ production: config.ENVIRONMENT === 'production' });
 
   // These hooks run on every request and await nothing, so they take a callback rather than return a
   // promise (Fastify then skips a promise and a microtask per hook).

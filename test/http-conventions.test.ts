@@ -77,7 +77,8 @@ describe('security headers', () => {
     assert.match(csp, /(^|;)\s*frame-ancestors 'none'\s*(;|$)/, `${what}: ${csp}`);
     assert.ok(headers['referrer-policy'], `${what}: referrer-policy`);
     assert.equal(headers['referrer-policy'], 'no-referrer', what);
-    assert.equal(headers['x-frame-options'], 'SAMEORIGIN', what);
+    assert.equal(headers['x-frame-options'], 'DENY', what);
+    assert.match(csp, /^default-src 'none'/, `${what}: nothing may load from a JSON answer`);
     assert.equal(headers['strict-transport-security'], undefined, `${what}: no HSTS in sandbox`);
     assert.equal(headers['x-powered-by'], undefined, what);
   }

@@ -1,26 +1,16 @@
-// Helmet's security headers, computed once at start. Through @fastify/helmet, helmet rebuilt and
-// re-validated its whole configuration (CSP directives included) on every request, which was the
-// largest single cost the app added to a /v1 call (see bench/README.md). The configuration is static
-// (no per-request CSP nonces), so the headers are the same on every answer: build them once with
-// helmet itself and copy them onto each reply.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet, { type HelmetOptions } from 'helmet';
+// Security headers for API answers: the set OWASP's REST Security Cheat Sheet gives for JSON APIs.
+// The document-only headers a browser page needs (COOP, X-XSS-Protection, X-Download-Options …) say
+// nothing about JSON, and each costs time on every request; server-rendered pages set their own.
+// The interactive docs page replaces the CSP with the one its scripts need (@fastify/swagger-ui).
 
-export function securityHeaders(options: Readonly<HelmetOptions>): Readonly<Record<string, string>> {
-  const headers: Record<string, string> = {};
-  const recorder = {
-    setHeader(name: string, value: number | string | readonly string[]) {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  let failure: unknown;
-  // Helmet's middleware is synchronous and only sets or removes response headers.
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    failure = error;
+export function apiSecurityHeaders(options: { production: boolean }): Readonly<Record<string, string>> {
+  return Object.freeze({
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    // HSTS only where the service is served over HTTPS; a sandbox on http://localhost must not pin it.
+    ...(options.production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   });
-  if (failure) throw failure;
-  return Object.freeze(headers);
 }
