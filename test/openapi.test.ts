@@ -74,6 +74,10 @@ describe('GET /openapi.json', () => {
       bearerFormat: 'JWT',
       description: 'An access token from POST /oauth2/token.',
     });
+    assert.equal(
+      (doc.components?.securitySchemes?.clientCredentials as { flows: { clientCredentials: { tokenUrl: string } } }).flows.clientCredentials.tokenUrl,
+      'http://pvs.test/oauth2/token',
+    );
     // validate() dereferences in place; keep the original intact for the other tests.
     const validated = await SwaggerParser.validate(structuredClone(doc) as never);
     assert.equal((validated as Document).openapi, '3.1.0');
@@ -114,7 +118,7 @@ describe('GET /openapi.json', () => {
     assert.ok(partnerOperations.length >= 5, 'expected the /v1 operations');
     for (const { method, path, operation } of partnerOperations) {
       const where = `${method} ${path}`;
-      assert.deepEqual(operation.security, [{ bearerAuth: [] }], where);
+      assert.deepEqual(operation.security, [{ bearerAuth: [] }, { clientCredentials: ['channel-partner-api/server'] }], where);
       const header = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find((p) => p.in === 'header' && p.name === 'x-partner-id');
       assert.ok(header, `${where} does not document x-partner-id`);
       assert.equal(header.required, true, where);

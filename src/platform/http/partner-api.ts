@@ -41,7 +41,7 @@ export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter },
       const schema = (route.schema ??= {}) as Record<string, unknown>;
       const headers = (schema.headers as ReturnType<typeof Type.Object> | undefined) ?? Type.Object({});
       schema.headers = Type.Object({ ...headers.properties, ...partnerHeader });
-      schema.security = [{ bearerAuth: [] }];
+      schema.security = [{ bearerAuth: [] }, { clientCredentials: ['channel-partner-api/server'] }];
     });
 
     api.addHook('onRequest', async (request, reply) => {

@@ -33,12 +33,12 @@ const headerNames: Record<string, string> = {
   authorization: 'Authorization',
 };
 
-function messageFor(error: ErrorObject): string {
+function messageFor(error: ErrorObject, context: string | undefined): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
     case 'additionalProperties':
-      return 'is not a known field; remove it';
+      return `is not a known ${context === 'querystring' ? 'parameter' : 'field'}; remove it`;
     case 'enum':
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     default:
@@ -75,7 +75,7 @@ export function fieldProblems(errors: ErrorObject[] | readonly unknown[], contex
       default:
         pointer = path;
     }
-    const problem = { pointer, message: messageFor(error) };
+    const problem = { pointer, message: messageFor(error, context) };
     const key = `${problem.pointer}|${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);
