@@ -6,6 +6,14 @@ import type { HttpApp } from './types.ts';
 
 export function installRequestHooks(app: HttpApp, options: { production: boolean }): void {
   const security = apiSecurityHeaders(options);
+  // Once the server is closing, an answer to a request already in flight ends its connection: a
+  // keep-alive connection would otherwise hold the close open until its idle timeout (72 s), past the
+  // shutdown budget.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
@@ -15,6 +23,7 @@ export function installRequestHooks(app: HttpApp, options: { production: boolean
   app.addHook('onSend', (request, reply, payload, done) => {
     // API answers are about one partner at one moment: never cache them unless a route says so.
     if (!reply.hasHeader('cache-control') && !request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
