@@ -7,6 +7,7 @@ import { registerOAuthRoutes } from './modules/auth/oauth.routes.ts';
 import { registerApiClientRoutes } from './modules/partners/api-clients.routes.ts';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { newId } from './platform/ids.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
@@ -54,6 +55,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     partnerApi({ tokens: services.tokens, limiter: services.apiLimiter }, (api) => {
       registerPartnerRoutes(api, { partners: services.partners });
       registerApiClientRoutes(api, { apiClients: services.apiClients, idempotency: services.idempotency });
+      registerWebhookRoutes(api, { destinations: services.destinations, notifications: services.notifications, idempotency: services.idempotency });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

@@ -46,6 +46,22 @@ partner
     );
   });
 
+const destination = program.command('destination').description('webhook destinations');
+destination
+  .command('create')
+  .description("add a webhook destination to a partner; prints its id and signing secret (once)")
+  .requiredOption('--partner <id>', 'the partner id (ptn_…)')
+  .requiredOption('--url <url>', 'https URL (http to localhost in sandbox)')
+  .option('--categories <list>', 'comma-separated categories (default: all)')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { partner: string; url: string; categories?: string; json?: boolean }) => {
+    const categories = options.categories?.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+    const result = await runAdminCommand(config(), 'destination-create', { partnerId: options.partner, url: options.url, ...(categories ? { categories } : {}) });
+    print(result, Boolean(options.json), (r: { id: string; secret: string; categories: string[] }) =>
+      [`id          ${r.id}`, `secret      ${r.secret}   (shown once)`, `categories  ${r.categories.join(', ')}`].join('\n'),
+    );
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

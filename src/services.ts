@@ -20,6 +20,14 @@ import { createWorker, type Worker } from './platform/jobs/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createOutbox, type Outbox } from './platform/outbox.ts';
+import { createSealer, deriveKey } from './platform/crypto.ts';
+import { createDeliverer } from './modules/webhooks/delivery.ts';
+import { createDestinationService, type DestinationService } from './modules/webhooks/destinations.service.ts';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { eventCatalogue } from './modules/webhooks/events/index.ts';
+import { webhookFanOut } from './modules/webhooks/fan-out.ts';
+import { createNotificationService, type NotificationService } from './modules/webhooks/notifications.service.ts';
+import { webhookJobs } from './modules/webhooks/webhooks.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, type RateLimiter, type RateLimitStore } from './platform/rate-limit.ts';
 import { createRedisRateLimitStore } from './platform/redis-rate-limit-store.ts';
 
@@ -35,6 +43,8 @@ export interface Services {
   tokens: TokenService;
   partners: PartnerService;
   apiClients: ApiClientService;
+  destinations: DestinationService;
+  notifications: NotificationService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -43,6 +53,8 @@ export interface Services {
   migrate(): Promise<{ applied: string[] }>;
   isReady(): Promise<boolean>;
   createWorker(): Worker;
+  /** The webhook dispatcher of a worker process. */
+  createDispatcher(): Dispatcher;
   close(): Promise<void>;
 }
 
@@ -70,6 +82,8 @@ export interface ServiceOverrides {
   db?: Database;
   clock?: Clock;
   logger?: Logger;
+  /** [0, 1): the jitter of webhook retries (tests fix it to assert the schedule exactly). */
+  random?: () => number;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -82,9 +96,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   try {
     await migrate(db);
 
-    const jobDefinitions: JobDefinition[] = [...maintenanceJobs({ db, clock })];
+    const jobDefinitions: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     const queue = createJobQueue({ clock, definitions: jobDefinitions });
-    const outbox = createOutbox({ clock, queue, catalogue: [], consumers: [] });
+
+    // Each kind of sealed value has its own key, derived from SECRET_KEY.
+    const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
+    const webhookSecrets = createSealer(deriveKey(config.SECRET_KEY, 'webhook-secrets'));
+    // New notifications wake this process's dispatchers at once; others find them at their next poll.
+    const dispatchers = new Set<Dispatcher>();
+    const wakeDispatchers = () => dispatchers.forEach((d) => d.nudge());
+    const outbox = createOutbox({
+      clock,
+      queue,
+      catalogue: eventCatalogue,
+      sealer: payloadSealer,
+      listeners: [webhookFanOut({ clock, onCreated: wakeDispatchers })],
+    });
+    const deliverer = createDeliverer({ environment: config.ENVIRONMENT });
+    closers.push(() => deliverer.close());
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
     const tokens = createTokenService({
@@ -122,6 +151,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       tokens,
       partners: createPartnerService({ db, clock, environment: config.ENVIRONMENT }),
       apiClients: createApiClientService({ db, clock }),
+      destinations: createDestinationService({ db, clock, environment: config.ENVIRONMENT, secrets: webhookSecrets }),
+      notifications: createNotificationService({
+        db,
+        clock,
+        outbox,
+        isMonitoringEligible: async (tenant) => (await partnersRepo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false,
+        onCreated: wakeDispatchers,
+      }),
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,
@@ -137,6 +174,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           leaseSeconds: config.JOB_LEASE_SECONDS,
           pollMilliseconds: config.JOB_POLL_MILLISECONDS,
         }),
+      createDispatcher() {
+        const dispatcher = createDispatcher({
+          db,
+          clock,
+          deliverer,
+          openSecret: webhookSecrets.open,
+          openPayload: payloadSealer.open,
+          logger: logger.child({ role: 'webhooks' }),
+          random: overrides.random,
+        });
+        dispatchers.add(dispatcher);
+        return dispatcher;
+      },
       async close() {
         for (const close of closers) await close();
         if (!overrides.db) await db.close();

@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { createManualClock } from '../src/platform/clock.ts';
+import { createSealer, deriveKey } from '../src/platform/crypto.ts';
 import type { Database, Tx } from '../src/platform/db/database.ts';
 import { isId, newId } from '../src/platform/ids.ts';
 import type { JobRow } from '../src/platform/jobs/jobs.repository.ts';
 import { createJobQueue } from '../src/platform/jobs/queue.ts';
 import { createWorker } from '../src/platform/jobs/worker.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { createOutbox, defineEventConsumer, findEvent, type EmittedEvent, type EventDefinition } from '../src/platform/outbox.ts';
+import { createOutbox, defineEventConsumer, findEvent, type EventDefinition } from '../src/platform/outbox.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 const thingHappened = {
@@ -19,8 +20,17 @@ const thingHappened = {
   payload: Type.Object({ thingId: Type.String() }, { additionalProperties: false }),
 } satisfies EventDefinition;
 
+const sealedThing = {
+  type: 'test.secret.happened',
+  category: 'TESTS',
+  subject: 'thingId',
+  sealed: true,
+  payload: Type.Object({ thingId: Type.String(), detail: Type.String() }, { additionalProperties: false }),
+} satisfies EventDefinition;
+
+const sealer = createSealer(deriveKey('outbox-test-secret-key-0123456789abcdef', 'test'));
 const clock = createManualClock(new Date('2026-02-01T09:30:00.000Z'));
-const consumed: Array<{ eventId: string; event: EmittedEvent | undefined }> = [];
+const consumed: Array<{ eventId: string; event: Awaited<ReturnType<typeof findEvent>> }> = [];
 let t: TestDatabase;
 let db: Database;
 let partnerId: string;
@@ -28,8 +38,9 @@ let partnerId: string;
 const consumer = defineEventConsumer('test.events.record', async ({ eventId }) => {
   consumed.push({ eventId, event: await findEvent(db, eventId) });
 });
+const heard: string[] = [];
 const queue = createJobQueue({ clock, definitions: [consumer] });
-const outbox = createOutbox({ clock, queue, catalogue: [thingHappened], consumers: [consumer] });
+const outbox = createOutbox({ clock, queue, catalogue: [thingHappened, sealedThing], consumers: [consumer], sealer, listeners: [async (tx, event) => void heard.push(event.id)] });
 
 before(async () => {
   t = await createTestDatabase();
@@ -72,8 +83,10 @@ describe('emit', () => {
       partnerId,
       type: 'test.thing.happened',
       category: 'TESTS',
+      subjectId: null,
       payload: { thingId: 'thing-1' },
       occurredAt: clock.now(),
+      test: false,
     });
 
     const rows = await db.query<{ id: string; partner_id: string; type: string; category: string; payload: unknown; occurred_at: Date; created_at: Date }>(
@@ -148,7 +161,7 @@ describe('emit', () => {
   it('enqueues one job for each consumer', async () => {
     const second = defineEventConsumer('test.events.second', async () => {});
     const twoQueue = createJobQueue({ clock, definitions: [consumer, second] });
-    const twoOutbox = createOutbox({ clock, queue: twoQueue, catalogue: [thingHappened], consumers: [consumer, second] });
+    const twoOutbox = createOutbox({ clock, queue: twoQueue, catalogue: [thingHappened], consumers: [consumer, second], sealer });
     const emitted = await db.transaction((tx) => twoOutbox.emit(tx, thingHappened, { partnerId, payload: { thingId: 'thing-4' } }));
     const jobs = await db.query<{ kind: string; key: string }>("SELECT kind, key FROM jobs WHERE payload->>'eventId' = $1 ORDER BY kind", [emitted.id]);
     assert.deepEqual(jobs, [

@@ -3,6 +3,8 @@
 // its loopback-only admin endpoint (an embedded database the server holds; PGlite allows one process).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
+import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas.ts';
+import { tenantOf } from '../platform/tenancy.ts';
 import type { Services } from '../services.ts';
 
 export interface AdminCommand<S extends TSchema = TSchema> {
@@ -20,6 +22,23 @@ export const adminCommands: Record<string, AdminCommand> = {
     name: 'partner-create',
     input: CreatePartnerInput,
     run: (services, input) => services.partners.create(input),
+  }),
+  'destination-create': command({
+    name: 'destination-create',
+    input: Type.Object(
+      { partnerId: Type.String(), url: Type.String(), categories: Type.Optional(Type.Array(Type.String())) },
+      { additionalProperties: false },
+    ),
+    run: async (services, input) => {
+      const tenant = tenantOf(input.partnerId);
+      await services.partners.getOwn(tenant);
+      if (input.categories) services.destinations.assertCategories(input.categories);
+      const url = await services.destinations.checkUrl(input.url);
+      const created = await services.db.transaction((tx) =>
+        services.destinations.create(tx, tenant, { url, categories: input.categories as CreateDestinationBody['categories'] }),
+      );
+      return { id: created.id, secret: created.secret, url: created.url, categories: created.categories };
+    },
   }),
   migrate: command({
     name: 'migrate',

@@ -7,6 +7,7 @@ import { buildApp } from '../app.ts';
 import { ConfigError, type Config } from '../config.ts';
 import type { HttpApp } from '../platform/http/types.ts';
 import type { Worker } from '../platform/jobs/worker.ts';
+import type { Dispatcher } from '../modules/webhooks/dispatcher.ts';
 import { createServices, type Services } from '../services.ts';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -59,6 +60,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   const { logger } = services;
   let app: HttpApp | undefined;
   let worker: Worker | undefined;
+  let dispatcher: Dispatcher | undefined;
   let port = config.PORT;
   let demoLines: string[] = [];
 
@@ -76,6 +78,8 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     if (role !== 'api') {
       worker = services.createWorker();
       worker.start();
+      dispatcher = services.createDispatcher();
+      dispatcher.start();
     }
   } catch (error) {
     await app?.close();
@@ -113,7 +117,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     }, timeoutMs + 5_000).unref();
     try {
       await app?.close();
-      await worker?.stop(timeoutMs);
+      await Promise.all([worker?.stop(timeoutMs), dispatcher?.stop(timeoutMs)]);
       if (app && existsSync(infoFile)) rmSync(infoFile, { force: true });
       await services.close();
       clearTimeout(force);

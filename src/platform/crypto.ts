@@ -81,3 +81,8 @@ export function decrypt(key: Buffer, sealed: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+/** Seal and open with one key (for values the service must read back). */
+export function createSealer(key: Buffer): { seal(plaintext: string): string; open(sealed: string): string } {
+  return { seal: (plaintext) => encrypt(key, plaintext), open: (sealed) => decrypt(key, sealed) };
+}

@@ -1,9 +1,10 @@
 // The event outbox. A capability calls emit(tx, …) inside the transaction that changes its state, so
-// an event exists exactly when the change committed. Each consumer (webhook fan-out, later others)
-// is a job kind: emit enqueues one job per consumer in the same transaction.
+// an event exists exactly when the change committed. Consumers come in two kinds, both fed in that
+// same transaction: listeners (fast, database-only work such as the webhook fan-out, which inserts
+// one notification per subscribed destination) and job consumers (one durable job per event).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { Static, TSchema } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
+import './schema-formats.ts';
 import type { Clock } from './clock.ts';
 import type { Executor, Tx } from './db/database.ts';
 import { newId } from './ids.ts';
@@ -13,8 +14,16 @@ import type { JobQueue } from './jobs/queue.ts';
 export interface EventDefinition<S extends TSchema = TSchema> {
   type: string;
   category: string;
+  /** When it is sent, in a sentence (for the generated reference). */
+  description?: string;
   /** The event's own fields: the flat body minus `type`, `occurredAt` and `eventId`. */
   payload: S;
+  /** The payload field naming the resource the event is about (a payment id, a lookup id …). */
+  subject?: string;
+  /** Held sealed (encrypted) and only until delivered: deed analysis results. */
+  sealed?: boolean;
+  /** A valid payload, for the reference and for test events. */
+  example?: Static<S>;
 }
 
 export interface EmittedEvent {
@@ -22,12 +31,27 @@ export interface EmittedEvent {
   partnerId: string;
   type: string;
   category: string;
+  subjectId: string | null;
   payload: Record<string, unknown>;
   occurredAt: Date;
+  test: boolean;
 }
 
 export interface Outbox {
-  emit<S extends TSchema>(tx: Tx, definition: EventDefinition<S>, event: { partnerId: string; payload: Static<S>; occurredAt?: Date }): Promise<EmittedEvent>;
+  emit<S extends TSchema>(
+    tx: Tx,
+    definition: EventDefinition<S>,
+    event: { partnerId: string; payload: Static<S>; occurredAt?: Date; test?: boolean },
+  ): Promise<EmittedEvent>;
+}
+
+/** Runs inside the emitting transaction: database work only, no network. */
+export type EventListener = (tx: Tx, event: EmittedEvent) => Promise<void>;
+
+/** Seals and opens the payloads of `sealed` definitions. */
+export interface PayloadSealer {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
 }
 
 /** The payload of a consumer job: which event to handle. */
@@ -42,7 +66,9 @@ export function createOutbox(deps: {
   clock: Clock;
   queue: JobQueue;
   catalogue: readonly EventDefinition[];
-  consumers: readonly JobDefinition<typeof EventJobPayload>[];
+  sealer: PayloadSealer;
+  listeners?: readonly EventListener[];
+  consumers?: readonly JobDefinition<typeof EventJobPayload>[];
 }): Outbox {
   const known = new Set(deps.catalogue);
   return {
@@ -55,20 +81,37 @@ export function createOutbox(deps: {
         throw new Error(`Event ${definition.type}: payload does not match its schema at ${first?.path}: ${first?.message}`);
       }
       const now = deps.clock.now();
+      const payload = event.payload as Record<string, unknown>;
+      const subject = definition.subject ? payload[definition.subject] : undefined;
       const emitted: EmittedEvent = {
         id: newId('event', now.getTime()),
         partnerId: event.partnerId,
         type: definition.type,
         category: definition.category,
-        payload: event.payload as Record<string, unknown>,
+        subjectId: typeof subject === 'string' ? subject : null,
+        payload,
         occurredAt: event.occurredAt ?? now,
+        test: event.test ?? false,
       };
+      const json = JSON.stringify(payload);
       await tx.query(
-        `INSERT INTO events (id, partner_id, type, category, payload, occurred_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [emitted.id, emitted.partnerId, emitted.type, emitted.category, JSON.stringify(emitted.payload), emitted.occurredAt, now],
+        `INSERT INTO events (id, partner_id, type, category, subject_id, payload, payload_sealed, test, occurred_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          emitted.id,
+          emitted.partnerId,
+          emitted.type,
+          emitted.category,
+          emitted.subjectId,
+          definition.sealed ? null : json,
+          definition.sealed ? deps.sealer.seal(json) : null,
+          emitted.test,
+          emitted.occurredAt,
+          now,
+        ],
       );
-      for (const consumer of deps.consumers) {
+      for (const listener of deps.listeners ?? []) await listener(tx, emitted);
+      for (const consumer of deps.consumers ?? []) {
         await deps.queue.enqueue(tx, consumer, { eventId: emitted.id }, { key: `${consumer.kind}:${emitted.id}` });
       }
       return emitted;
@@ -76,11 +119,35 @@ export function createOutbox(deps: {
   };
 }
 
-export async function findEvent(db: Executor, id: string): Promise<EmittedEvent | undefined> {
-  const rows = await db.query<{ id: string; partner_id: string; type: string; category: string; payload: Record<string, unknown>; occurred_at: Date }>(
-    'SELECT id, partner_id, type, category, payload, occurred_at FROM events WHERE id = $1',
+interface EventRow {
+  id: string;
+  partner_id: string;
+  type: string;
+  category: string;
+  subject_id: string | null;
+  payload: Record<string, unknown> | null;
+  payload_sealed: string | null;
+  test: boolean;
+  occurred_at: Date;
+}
+
+/** The event with its payload (opened when sealed), or payload null once it was purged. */
+export async function findEvent(db: Executor, id: string, sealer?: PayloadSealer): Promise<(Omit<EmittedEvent, 'payload'> & { payload: Record<string, unknown> | null }) | undefined> {
+  const rows = await db.query<EventRow>(
+    'SELECT id, partner_id, type, category, subject_id, payload, payload_sealed, test, occurred_at FROM events WHERE id = $1',
     [id],
   );
   const row = rows[0];
-  return row && { id: row.id, partnerId: row.partner_id, type: row.type, category: row.category, payload: row.payload, occurredAt: row.occurred_at };
+  if (!row) return undefined;
+  const payload = row.payload ?? (row.payload_sealed && sealer ? (JSON.parse(sealer.open(row.payload_sealed)) as Record<string, unknown>) : null);
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    type: row.type,
+    category: row.category,
+    subjectId: row.subject_id,
+    payload,
+    occurredAt: row.occurred_at,
+    test: row.test,
+  };
 }

@@ -52,7 +52,7 @@ export interface Factories {
 let counter = 0;
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; clock?: Clock; app?: BuildAppOptions; database?: TestDatabase } = {},
+  options: { env?: Record<string, string>; clock?: Clock; random?: () => number; app?: BuildAppOptions; database?: TestDatabase } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = options.database ?? (await createTestDatabase());
@@ -64,7 +64,7 @@ export async function createTestContext(
     },
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination: sink as never });
-  const services = await createServices(config, { db: database.db, clock: options.clock, logger });
+  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger });
   const app = await buildApp(services, options.app);
   await app.ready();
 

@@ -54,6 +54,7 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
       tags: [
         { name: 'auth', description: 'OAuth 2.0 client credentials' },
         { name: 'partners', description: 'The calling partner and its API clients' },
+        { name: 'webhooks', description: 'Destinations, delivery history, manual retry and test events' },
         { name: 'system', description: 'Liveness and readiness' },
       ],
     },

@@ -1,6 +1,7 @@
 // Enqueueing: always inside the caller's transaction, so a job exists exactly when the state change
 // that asked for it committed.
 import { Value } from '@sinclair/typebox/value';
+import '../schema-formats.ts';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Clock } from '../clock.ts';
 import type { Executor, Tx } from '../db/database.ts';

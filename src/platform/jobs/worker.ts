@@ -3,6 +3,7 @@
 // worker then claims them again, so nothing is lost and no job runs in two places at once.
 import { randomBytes } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
+import '../schema-formats.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
