@@ -12,7 +12,7 @@ import { startLoadGenerator, summarize, type Figures, type LoadGeneratorHandle, 
 import { noProfiler, profilesDir, startProfiler, type Profiler } from './lib/profiler.ts';
 import { compareWithBaseline, formatBackend, newResults, saveBaseline, scenarioResult, writeLatest, latestFile, baselineFile, type BackendResult } from './lib/report.ts';
 import { readSettings, SettingsError, usage, wantsHelp, type BenchSettings } from './lib/settings.ts';
-import { backendLabels, defaultGoals, type Backend, type BenchRequest, type Scenario } from './lib/types.ts';
+import { backendLabels, defaultGoals, type Backend, type BenchRequest, type HttpScenario, type MeasuredScenario, type Scenario } from './lib/types.ts';
 
 const scenariosDir = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
@@ -23,9 +23,11 @@ async function loadScenarios(only: string[]): Promise<Scenario[]> {
   const scenarios: Scenario[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(path.join(scenariosDir, file)).href)) as { default?: Scenario };
-    if (!mod.default?.name || typeof mod.default.setup !== 'function') throw new Error(`bench/scenarios/${file} must export default defineScenario({ … })`);
-    if (scenarios.some((s) => s.name === mod.default!.name)) throw new Error(`Two scenarios are named ${mod.default.name}`);
-    scenarios.push(mod.default);
+    const scenario = mod.default;
+    const valid = scenario?.name && (scenario.kind === 'measured' ? typeof scenario.measure === 'function' : typeof scenario.setup === 'function');
+    if (!scenario || !valid) throw new Error(`bench/scenarios/${file} must export default defineScenario({ … })`);
+    if (scenarios.some((s) => s.name === scenario.name)) throw new Error(`Two scenarios are named ${scenario.name}`);
+    scenarios.push(scenario);
   }
   const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));
   if (unknown.length) throw new SettingsError(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${scenarios.map((s) => s.name).join(', ')})`);
@@ -52,7 +54,7 @@ interface Harness {
   profiler: Profiler;
 }
 
-async function runScenario(scenario: Scenario, backend: Backend, real: RealApp, harness: Harness) {
+async function runScenario(scenario: HttpScenario, backend: Backend, real: RealApp, harness: Harness) {
   const { settings, load, profiler } = harness;
   const run = await scenario.setup(real.ctx);
   let bare: FastifyInstance | undefined;
@@ -105,6 +107,18 @@ async function runScenario(scenario: Scenario, backend: Backend, real: RealApp, 
   }
 }
 
+/** A measured scenario runs its own (a) and (b); the runner gives it the context, settings and profiler. */
+async function runMeasured(scenario: MeasuredScenario, backend: Backend, real: RealApp, harness: Harness) {
+  const { settings, profiler } = harness;
+  return scenario.measure({
+    ...real.ctx,
+    settings,
+    goal: (scenario.goals ?? defaultGoals)[backend],
+    profile: (name, fn) => profiler.around(`${backend}-${scenario.name}-${name}`, fn),
+    progress: (text) => progress(`${backendLabels[backend]} · ${scenario.name}: ${text}`),
+  });
+}
+
 async function runBackend(backend: Backend, scenarios: Scenario[], harness: Harness, cleanups: Set<() => Promise<void>>): Promise<BackendResult> {
   const { settings } = harness;
   const result: BackendResult = { where: '(not opened)', scenarios: {} };
@@ -125,7 +139,8 @@ async function runBackend(backend: Backend, scenarios: Scenario[], harness: Harn
     for (const scenario of scenarios) {
       if (scenario.backends && !scenario.backends.includes(backend)) continue;
       try {
-        result.scenarios[scenario.name] = await runScenario(scenario, backend, real, harness);
+        result.scenarios[scenario.name] =
+          scenario.kind === 'measured' ? await runMeasured(scenario, backend, real, harness) : await runScenario(scenario, backend, real, harness);
       } catch (error) {
         result.error = `${result.error ? `${result.error}; ` : ''}${scenario.name}: ${(error as Error).message}`;
       }

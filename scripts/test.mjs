@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every *.test.ts under src/ and test/ through Node's test runner, with tsx for TypeScript.
+// `npm test`: every *.test.ts under src/, test/ and sdk/ through Node's test runner, with tsx for TypeScript.
 // TEST_DATABASE=pglite (default) or postgres selects the back-end; extra arguments filter file paths.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -14,7 +14,7 @@ function find(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test']
+const files = ['src', 'test', 'sdk']
   .flatMap(find)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();

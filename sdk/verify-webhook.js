@@ -10,7 +10,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 function header(headers, name) {
   if (typeof headers.get === 'function') return headers.get(name) ?? undefined;
-  const value = headers[name] ?? headers[name.toLowerCase()];
+  // Node lower-cases header names; a hand-built object may not have.
+  const key = name in headers ? name : Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -33,7 +33,25 @@ export interface ScenarioResult {
   verdict: { throughput: Verdict; p99: Verdict };
   /** Errors, timeouts or unexpected statuses; a result with problems is not to be trusted. */
   problems: string[];
+  /**
+   * Column headings when the figures are not HTTP requests (a measured scenario, e.g. notifications/s
+   * and commit-to-delivery delays); such a scenario is printed in a table of its own.
+   */
+  labels?: FigureLabels;
+  /** Lines printed under the scenario's table (what the figures mean, side figures). */
+  notes?: string[];
+  /** Anything else the scenario measured, kept in latest.json as it is. */
+  details?: Record<string, unknown>;
 }
+
+export interface FigureLabels {
+  throughput: string;
+  p50: string;
+  p99: string;
+  cpu: string;
+}
+
+const httpLabels: FigureLabels = { throughput: 'req/s', p50: 'p50 ms', p99: 'p99 ms', cpu: 'CPU µs/req' };
 
 export interface BackendResult {
   where: string;
@@ -134,9 +152,22 @@ export function formatBackend(backend: Backend, result: BackendResult, settings:
     `${backendLabels[backend]}: ${result.where}`,
     `${settings.connections} connections, ${settings.seconds} s per server in ${settings.slices} interleaved slice(s) after ${settings.warmupSeconds} s warm-up, load generator ${settings.loadGenerator === 'child' ? 'in a child process' : 'in this process'}${settings.profile ? ', PROFILED' : ''}`,
   ];
-  const rows: string[][] = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'verdict']];
+  const entries = Object.entries(result.scenarios);
+  // HTTP scenarios share one table; a scenario with labels of its own gets its own table.
+  const http = entries.filter(([, s]) => !s.labels);
+  if (http.length) lines.push('', scenarioTable(http, httpLabels));
+  for (const entry of entries.filter(([, s]) => s.labels)) {
+    lines.push('', scenarioTable([entry], entry[1].labels!));
+    for (const note of entry[1].notes ?? []) lines.push(`  ${note}`);
+  }
+  if (result.error) lines.push('', `ERROR: ${result.error}`);
+  return lines.join('\n');
+}
+
+function scenarioTable(entries: Array<[string, ScenarioResult]>, labels: FigureLabels): string {
+  const rows: string[][] = [['scenario', 'server', labels.throughput, labels.p50, labels.p99, labels.cpu, 'verdict']];
   const cpu = (n: number | null) => (n === null ? '-' : n.toFixed(1));
-  for (const [name, s] of Object.entries(result.scenarios)) {
+  for (const [name, s] of entries) {
     rows.push([name, '(a) baseline', fmtRps(s.baseline.rps), fmtMs(s.baseline.latencyMs.p50), fmtMs(s.baseline.latencyMs.p99), cpu(s.baseline.serverCpuUsPerRequest), '']);
     rows.push(['', '(b) real', fmtRps(s.real.rps), fmtMs(s.real.latencyMs.p50), fmtMs(s.real.latencyMs.p99), cpu(s.real.serverCpuUsPerRequest), '']);
     rows.push([
@@ -150,9 +181,7 @@ export function formatBackend(backend: Backend, result: BackendResult, settings:
     ]);
     for (const p of s.problems) rows.push(['', 'INVALID', '', '', '', '', p]);
   }
-  if (rows.length > 1) lines.push('', table(rows, new Set([2, 3, 4, 5])));
-  if (result.error) lines.push('', `ERROR: ${result.error}`);
-  return lines.join('\n');
+  return table(rows, new Set([2, 3, 4, 5]));
 }
 
 export function writeLatest(results: Results): void {

@@ -17,6 +17,12 @@ export interface BenchSettings {
   loadGenerator: LoadGenerator;
   /** Write a V8 CPU profile of the server process per measured slice to bench/results/latest-profiles/. */
   profile: boolean;
+  /** webhook-delivery: notifications per server in the throughput phase (default 1000 × seconds). */
+  webhookEvents: number;
+  /** webhook-delivery: events per second in the delay phase (moderate load, open loop). */
+  webhookRate: number;
+  /** webhook-delivery: concurrent emitting transactions in (b)'s throughput phase. */
+  webhookEmitters: number;
   saveBaseline: boolean;
   /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
   strict: boolean;
@@ -58,7 +64,11 @@ Environment:
   BENCH_LOADGEN          child (default) or inprocess: where autocannon runs
   BENCH_PROFILE=1        CPU-profile the server process during each measured slice into
                          bench/results/latest-profiles/ (summarise with bench/tools/profile-summary.ts);
-                         profiling slows the server, so profiled figures are not comparable`;
+                         profiling slows the server, so profiled figures are not comparable
+  BENCH_WEBHOOK_EVENTS   webhook-delivery: notifications per server in the throughput phase
+                         (default 1000 × BENCH_SECONDS)
+  BENCH_WEBHOOK_RATE     webhook-delivery: events per second in the delay phase (default 200)
+  BENCH_WEBHOOK_EMITTERS webhook-delivery: concurrent emitting transactions in (b)'s throughput phase (default 4)`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);
@@ -69,8 +79,9 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
   for (const b of backends) if (b !== 'postgres' && b !== 'pglite') throw new SettingsError(`BENCH_BACKENDS: unknown back-end ${JSON.stringify(b)} (postgres, pglite)`);
   const loadGenerator = env.BENCH_LOADGEN || 'child';
   if (loadGenerator !== 'child' && loadGenerator !== 'inprocess') throw new SettingsError(`BENCH_LOADGEN: child or inprocess, got ${JSON.stringify(loadGenerator)}`);
+  const seconds = positiveNumber(env, 'BENCH_SECONDS', 10);
   return {
-    seconds: positiveNumber(env, 'BENCH_SECONDS', 10),
+    seconds,
     warmupSeconds: positiveNumber(env, 'BENCH_WARMUP_SECONDS', 2, { allowZero: true }),
     connections: positiveNumber(env, 'BENCH_CONNECTIONS', 10, { integer: true }),
     slices: positiveNumber(env, 'BENCH_SLICES', 5, { integer: true }),
@@ -79,6 +90,9 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
     adminUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
     loadGenerator,
     profile: env.BENCH_PROFILE === '1' || env.BENCH_PROFILE === 'true',
+    webhookEvents: positiveNumber(env, 'BENCH_WEBHOOK_EVENTS', Math.max(100, Math.round(1000 * seconds)), { integer: true }),
+    webhookRate: positiveNumber(env, 'BENCH_WEBHOOK_RATE', 200),
+    webhookEmitters: positiveNumber(env, 'BENCH_WEBHOOK_EMITTERS', 4, { integer: true }),
     saveBaseline: flags.has('--save-baseline'),
     strict: flags.has('--strict'),
   };

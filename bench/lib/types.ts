@@ -6,6 +6,8 @@ import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { HttpApp } from '../../src/platform/http/types.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import type { Services } from '../../src/services.ts';
+import type { ScenarioResult } from './report.ts';
+import type { BenchSettings } from './settings.ts';
 
 export type Backend = 'postgres' | 'pglite';
 
@@ -55,7 +57,7 @@ export interface Goal {
   maxP99Ratio?: number;
 }
 
-export interface Scenario {
+interface ScenarioCommon {
   /** Unique, kebab-case; used in results, in BENCH_SCENARIOS and in baseline comparisons. */
   name: string;
   description: string;
@@ -63,8 +65,25 @@ export interface Scenario {
   backends?: readonly Backend[];
   /** Goals per back-end (default: `defaultGoals`). A back-end without a goal is measured only. */
   goals?: Partial<Record<Backend, Goal>>;
+}
+
+/** An HTTP scenario: the runner drives (a) a bare route and (b) the real route with autocannon. */
+export interface HttpScenario extends ScenarioCommon {
+  kind?: 'http';
   setup(ctx: BenchContext): Promise<ScenarioRun>;
 }
+
+/**
+ * A scenario that is not one HTTP request repeated (e.g. webhook delivery): it runs its own (a) and
+ * (b), interleaved as the runner does, and answers a result in the same format, so that the table,
+ * results/latest.json, the goals and the baseline comparison treat it like any other.
+ */
+export interface MeasuredScenario extends ScenarioCommon {
+  kind: 'measured';
+  measure(ctx: MeasureContext): Promise<ScenarioResult>;
+}
+
+export type Scenario = HttpScenario | MeasuredScenario;
 
 export const defaultGoals: Partial<Record<Backend, Goal>> = {
   postgres: { minThroughputRatio: 0.85, maxP99Ratio: 1.5 },
@@ -92,7 +111,18 @@ export interface BenchContext {
   partner(options?: { name?: string; monitoring?: boolean }): Promise<BenchPartner>;
 }
 
+/** What a measured scenario gets: the back-end's context plus the run's settings and tools. */
+export interface MeasureContext extends BenchContext {
+  settings: BenchSettings;
+  /** The goal for this back-end (the scenario's, else the default), for `scenarioResult`. */
+  goal: Goal | undefined;
+  /** Wraps one measured slice: CPU-profiled into bench/results/latest-profiles/<backend>-<scenario>-<name> under BENCH_PROFILE. */
+  profile<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** A progress line on stderr. */
+  progress(text: string): void;
+}
+
 /** Identity helper, so scenario files get type checking without naming the type. */
-export function defineScenario(scenario: Scenario): Scenario {
+export function defineScenario<S extends Scenario>(scenario: S): S {
   return scenario;
 }

@@ -2,7 +2,7 @@
 // A 2xx within the deadline is success; any other status, a redirect (never followed), a timeout or
 // a connection failure is a failure, classified for the attempt record.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { isInternalAddress, type Environment } from './url-policy.ts';
 
@@ -69,6 +69,13 @@ export function createDeliverer(options: { environment: Environment; timeoutMs?:
   return {
     async deliver({ url, body, headers }) {
       const started = performance.now();
+      // Node does not call the lookup for a literal IP, so a literal internal address is refused here.
+      if (options.environment === 'production') {
+        const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+        if (isIP(host) && isInternalAddress(host)) {
+          return { ok: false, statusCode: null, errorClass: 'ADDRESS_REFUSED', durationMs: 0, excerpt: null };
+        }
+      }
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const response = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal });

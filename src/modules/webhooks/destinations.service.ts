@@ -108,6 +108,10 @@ export function createDestinationService(deps: {
 
     /** For the CLI and admin commands, which have a partner id rather than a token. */
     assertCategories(list: string[]): void {
+      // The API's schema says the same (minItems 1, uniqueItems); the CLI's list reaches here unchecked.
+      if (list.length === 0) throw new AppError('VALIDATION_ERROR', `Give at least one category of ${categories.join(', ')}`, { pointer: '/categories' });
+      const repeated = list.filter((c, i) => list.indexOf(c) !== i);
+      if (repeated.length) throw new AppError('VALIDATION_ERROR', `Categories repeated: ${[...new Set(repeated)].join(', ')}`, { pointer: '/categories' });
       const unknown = list.filter((c) => !(categories as readonly string[]).includes(c));
       if (unknown.length) throw new AppError('VALIDATION_ERROR', `Unknown categories ${unknown.join(', ')}; use ${categories.join(', ')}`, { pointer: '/categories' });
     },

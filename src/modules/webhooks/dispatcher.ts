@@ -10,7 +10,10 @@ import type { Database } from '../../platform/db/database.ts';
 import { notificationBody, signedHeaders } from './body.ts';
 import type { Deliverer } from './delivery.ts';
 import * as repo from './notifications.repository.ts';
-import { nextAttemptAt, parseRetryAfter } from './schedule.ts';
+import { deliveryWindowMs, nextAttemptAt, parseRetryAfter } from './schedule.ts';
+
+/** How often a notification for a disabled destination looks again. */
+const disabledRecheckMs = 5 * 60_000;
 
 export interface Dispatcher {
   start(): void;
@@ -34,29 +37,57 @@ export interface DispatcherOptions {
   pollMilliseconds?: number;
 }
 
+/** Deliveries in flight at once when `maxInFlight` is not given (the bench posts its baseline at this concurrency). */
+export const defaultMaxInFlight = 32;
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, clock, deliverer, logger } = options;
-  const maxInFlight = options.maxInFlight ?? 32;
+  const maxInFlight = options.maxInFlight ?? defaultMaxInFlight;
   const leaseSeconds = options.leaseSeconds ?? 30;
   const pollMilliseconds = options.pollMilliseconds ?? 250;
   const random = options.random ?? Math.random;
   const owner = `dsp_${randomBytes(6).toString('hex')}`;
 
   let stopped = true;
+  let stopping = false;
   let inFlight = 0;
   let claiming: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let outcomes: repo.Outcome[] = [];
   let flushing: Promise<void> | undefined;
   const sending = new Set<Promise<void>>();
+  // Opened signing secrets by their sealed text: a destination's deliveries would otherwise decrypt the
+  // same secret each time. Bounded; a rotated secret has a new sealed text, so nothing goes stale.
+  const openedSecrets = new Map<string, string>();
+  function openSecret(sealed: string): string {
+    let secret = openedSecrets.get(sealed);
+    if (secret === undefined) {
+      if (openedSecrets.size >= 1000) openedSecrets.delete(openedSecrets.keys().next().value!);
+      secret = options.openSecret(sealed);
+      openedSecrets.set(sealed, secret);
+    }
+    return secret;
+  }
+  /** Claimed (leased to this dispatcher) and not yet sent. */
+  const waiting: repo.ClaimedNotification[] = [];
+  // Claimed notifications whose event payload is sealed: only their outcomes can have a payload to purge.
+  const sealedPayloads = new Set<string>();
 
-  function outcomeWithoutAttempt(n: repo.ClaimedNotification, now: Date, errorClass: string): repo.Outcome {
-    return { id: n.id, owner, attempt: null, status: 'FAILED', nextAttemptAt: null, startedAt: now, durationMs: 0, statusCode: null, errorClass, excerpt: null };
+  function outcomeWithoutAttempt(n: repo.ClaimedNotification, now: Date, errorClass: string, nextAttemptAt: Date | null = null): repo.Outcome {
+    const status = nextAttemptAt ? 'PENDING' : 'FAILED';
+    return { id: n.id, owner, attempt: null, status, nextAttemptAt, startedAt: now, durationMs: 0, statusCode: null, errorClass, excerpt: null };
   }
 
   async function send(n: repo.ClaimedNotification): Promise<repo.Outcome> {
     const now = clock.now();
-    if (!n.destination_live) return outcomeWithoutAttempt(n, now, 'DESTINATION_REMOVED');
+    if (n.destination_deleted) return outcomeWithoutAttempt(n, now, 'DESTINATION_REMOVED');
+    if (!n.destination_enabled) {
+      // A disabled destination is paused, not abandoned: look again in a while, until the delivery
+      // window of the notification closes.
+      const windowEnd = (n.first_attempt_at ?? n.created_at).getTime() + deliveryWindowMs;
+      const later = Math.min(now.getTime() + disabledRecheckMs, windowEnd);
+      return outcomeWithoutAttempt(n, now, 'DESTINATION_DISABLED', later > now.getTime() ? new Date(later) : null);
+    }
     const payload = n.payload ?? (n.payload_sealed ? (JSON.parse(options.openPayload(n.payload_sealed)) as Record<string, unknown>) : null);
     if (!payload) return outcomeWithoutAttempt(n, now, 'PAYLOAD_EXPIRED');
     const body = notificationBody({ id: n.event_id, type: n.type, occurredAt: n.occurred_at, payload, test: n.test });
@@ -64,8 +95,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const headers = signedHeaders({
       body,
       timestamp: Math.floor(now.getTime() / 1000),
-      secret: options.openSecret(n.secret_sealed),
-      previousSecret: previousLive ? options.openSecret(n.previous_secret_sealed!) : undefined,
+      secret: openSecret(n.secret_sealed),
+      previousSecret: previousLive ? openSecret(n.previous_secret_sealed!) : undefined,
       eventId: n.event_id,
       notificationId: n.id,
     });
@@ -103,42 +134,69 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     outcomes = [];
     flushing = (async () => {
       try {
-        await db.transaction(async (tx) => {
-          const recorded = await repo.recordOutcomes(tx, batch);
-          const finished = batch.filter((o) => o.status !== 'PENDING' && recorded.includes(o.id)).map((o) => o.id);
-          await repo.purgeDeliveredSealedPayloads(tx, finished, clock.now());
-        });
+        // payload_sealed is only ever set when an event is inserted, so a notification claimed without
+        // one has nothing to purge; most batches are then one statement, with no transaction around it.
+        const mayPurge = batch.some((o) => o.status !== 'PENDING' && sealedPayloads.has(o.id));
+        if (!mayPurge) {
+          await repo.recordOutcomes(db, batch);
+        } else {
+          await db.transaction(async (tx) => {
+            const recorded = new Set(await repo.recordOutcomes(tx, batch));
+            const finished = batch.filter((o) => o.status !== 'PENDING' && recorded.has(o.id)).map((o) => o.id);
+            await repo.purgeDeliveredSealedPayloads(tx, finished, clock.now());
+          });
+        }
       } catch (error) {
         // The leases run out and the notifications are delivered again: at least once.
         logger.error({ err: String(error), count: batch.length }, 'could not record webhook outcomes');
+      } finally {
+        for (const o of batch) sealedPayloads.delete(o.id);
       }
     })();
     await flushing;
     flushing = undefined;
   }
 
+  function begin(n: repo.ClaimedNotification) {
+    inFlight += 1;
+    if (n.payload_sealed) sealedPayloads.add(n.id);
+    const job: Promise<void> = send(n)
+      .catch((error) => {
+        // A bug (a secret that no longer opens, say): on record as a failure, never claimed forever.
+        logger.error({ err: String(error), notificationId: n.id }, 'webhook delivery crashed');
+        return outcomeWithoutAttempt(n, clock.now(), 'INTERNAL_ERROR');
+      })
+      .then((outcome) => {
+        outcomes.push(outcome);
+        inFlight -= 1;
+        sending.delete(job);
+        startWaiting();
+        void flush();
+        wake(0);
+      });
+    sending.add(job);
+  }
+
+  function startWaiting() {
+    while (!stopping && inFlight < maxInFlight && waiting.length > 0) begin(waiting.shift()!);
+  }
+
+  /** Resolves once nothing is in flight; a finishing delivery starts the next waiting one first. */
+  async function settled() {
+    while (sending.size > 0) await Promise.race([...sending]);
+  }
+
   async function claimOnce(): Promise<number> {
-    const free = maxInFlight - inFlight;
-    if (free <= 0) return 0;
-    const claimed = await repo.claimDue(db, { owner, now: clock.now(), limit: free, leaseSeconds });
-    for (const n of claimed) {
-      inFlight += 1;
-      const job: Promise<void> = send(n)
-        .catch((error) => {
-          logger.error({ err: String(error), notificationId: n.id }, 'webhook delivery crashed');
-          return undefined;
-        })
-        .then((outcome) => {
-          if (outcome) outcomes.push(outcome);
-          inFlight -= 1;
-          sending.delete(job);
-          void flush();
-          wake(0);
-        });
-      sending.add(job);
-    }
+    // Claim ahead: hold up to one batch beyond what is in flight, so that the next claim overlaps the
+    // deliveries of this one instead of waiting for slots to free one at a time.
+    const room = 2 * maxInFlight - inFlight - waiting.length;
+    if (room < Math.min(8, maxInFlight)) return 0;
+    const claimed = await repo.claimDue(db, { owner, now: clock.now(), limit: room, leaseSeconds });
+    waiting.push(...claimed);
+    startWaiting();
     return claimed.length;
   }
+
 
   function wake(delay: number) {
     if (stopped) return;
@@ -158,13 +216,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } finally {
       claiming = undefined;
     }
-    if (inFlight < maxInFlight) wake(claimed > 0 ? 0 : pollMilliseconds);
+    if (waiting.length < maxInFlight) wake(claimed > 0 ? 0 : pollMilliseconds);
   }
 
   return {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       wake(0);
     },
     nudge() {
@@ -176,16 +235,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         while (claiming) await claiming.catch(() => 0);
         const claimed = await claimOnce();
         total += claimed;
-        await Promise.all([...sending]);
+        await settled();
         await flush();
         if (claimed === 0) return total;
       }
     },
     async stop(timeoutMs) {
       stopped = true;
+      stopping = true;
       clearTimeout(timer);
       await claiming?.catch(() => 0);
-      await Promise.race([Promise.all([...sending]), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+      // Claimed but never sent: give them back now rather than after their lease.
+      const unsent = waiting.splice(0);
+      await repo.releaseClaims(db, unsent.map((n) => n.id), owner).catch(() => {});
+      await Promise.race([settled(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
       await flush();
     },
   };

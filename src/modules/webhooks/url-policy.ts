@@ -24,8 +24,11 @@ for (const [network, prefix] of [
   internal.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // ::/96 also holds the IPv4-compatible form (::127.0.0.1); NAT64 (64:ff9b::/96) maps to IPv4 too.
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],

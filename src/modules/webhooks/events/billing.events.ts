@@ -2,10 +2,24 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvent, fields, nullable, Timestamp } from './define.ts';
 
-const contact = { contactId: Type.String(), channelPartnerId: Type.String() };
+const contact = {
+  contactId: Type.String({ description: 'The contact (`con_…`).' }),
+  channelPartnerId: Type.String({ description: 'Your partner id (`ptn_…`).' }),
+};
 const ids = { contactId: 'con_01JD0000000000000000000000', channelPartnerId: 'ptn_01JD0000000000000000000000' };
-const card = fields({ brand: Type.String(), last4: Type.String({ pattern: '^[0-9]{4}$' }), expMonth: Type.Integer(), expYear: Type.Integer() });
-const run = { billingRunId: Type.String(), amount: Type.Integer({ description: 'Cents (AUD).' }) };
+const card = fields(
+  {
+    brand: Type.String({ description: 'Card brand, such as `visa` or `mastercard`.' }),
+    last4: Type.String({ pattern: '^[0-9]{4}$', description: 'Last four digits of the card number.' }),
+    expMonth: Type.Integer({ minimum: 1, maximum: 12, description: 'Expiry month.' }),
+    expYear: Type.Integer({ description: 'Expiry year (four digits).' }),
+  },
+  { description: 'The saved card; never its number.' },
+);
+const run = {
+  billingRunId: Type.String({ description: 'The billing run (`brn_…`).' }),
+  amount: Type.Integer({ minimum: 0, description: 'Total of the run, in cents (AUD).' }),
+};
 
 export const contactCardSaved = defineEvent({
   type: 'contact.card.saved',
@@ -28,7 +42,7 @@ export const contactCardRemoved = defineEvent({
 export const contactBillingRunCreated = defineEvent({
   type: 'contact.billing.run_created',
   category: 'CONTACT_BILLING',
-  description: 'A billing run opens for the contact.',
+  description: 'A billing run opens for the contact, gathering its pending charges.',
   subject: 'contactId',
   payload: fields({ ...contact, ...run }),
   example: { ...ids, billingRunId: 'brn_01JD0000000000000000000000', amount: 4500 },
@@ -51,9 +65,19 @@ export const contactBillingFailed = defineEvent({
   payload: fields({
     ...contact,
     ...run,
-    failureReason: Type.String(),
-    merchantAdviceCode: nullable(Type.String()),
-    nextRetryAt: nullable(Timestamp),
+    failureReason: Type.String({ description: 'The gateway’s decline code, such as `insufficient_funds` or `do_not_honor`.' }),
+    merchantAdviceCode: nullable(Type.String(), 'The card network’s merchant advice code (`01`, `02`, `03`, `21` …), or null when none was given.'),
+    nextRetryAt: nullable(Timestamp(), 'When the charge will be tried again, or null when it will not be retried (a new card is needed).'),
   }),
-  example: { ...ids, billingRunId: 'brn_01JD0000000000000000000000', amount: 4500, failureReason: 'insufficient_funds', merchantAdviceCode: '02', nextRetryAt: '2026-11-22T10:00:00.000Z' },
+  example: {
+    ...ids,
+    billingRunId: 'brn_01JD0000000000000000000000',
+    amount: 4500,
+    failureReason: 'insufficient_funds',
+    merchantAdviceCode: '02',
+    nextRetryAt: '2026-11-22T10:00:00.000Z',
+  },
 });
+
+/** In the order the reference lists them. */
+export const billingEvents = [contactCardSaved, contactCardRemoved, contactBillingRunCreated, contactBillingCaptured, contactBillingFailed] as const;

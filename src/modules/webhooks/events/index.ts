@@ -1,14 +1,14 @@
 // The event catalogue: every type PVS sends, with its category, its fields and an example.
-// docs/events.md is generated from it (scripts/generate-event-docs.ts).
+// docs/events.md is generated from it (scripts/generate-event-docs.ts), in this order.
 import type { EventDefinition } from '../../../platform/outbox.ts';
-import * as billing from './billing.events.ts';
-import * as deeds from './deeds.events.ts';
-import * as lookups from './lookups.events.ts';
-import * as monitoring from './monitoring.events.ts';
-import * as payments from './payments.events.ts';
-import * as verifications from './verifications.events.ts';
+import { billingEvents } from './billing.events.ts';
+import { deedEvents } from './deeds.events.ts';
+import { lookupEvents } from './lookups.events.ts';
+import { monitoringEvents } from './monitoring.events.ts';
+import { paymentEvents } from './payments.events.ts';
+import { verificationEvents } from './verifications.events.ts';
 
-export { categories, type Category } from './define.ts';
+export { categories, categoryDescriptions, type Category } from './define.ts';
 export * from './billing.events.ts';
 export * from './deeds.events.ts';
 export * from './lookups.events.ts';
@@ -16,9 +16,16 @@ export * from './monitoring.events.ts';
 export * from './payments.events.ts';
 export * from './verifications.events.ts';
 
-export const eventCatalogue: readonly EventDefinition[] = [payments, verifications, lookups, billing, deeds, monitoring].flatMap(
-  (group) => Object.values(group) as EventDefinition[],
-);
+// Each group lists its definitions in lifecycle order (a module namespace would sort them by name);
+// test/webhooks/catalogue.test.ts checks that no exported definition is missing from its group.
+export const eventCatalogue: readonly EventDefinition[] = [
+  ...paymentEvents,
+  ...verificationEvents,
+  ...lookupEvents,
+  ...billingEvents,
+  ...deedEvents,
+  ...monitoringEvents,
+] as readonly EventDefinition[];
 
 export function findEventDefinition(type: string): EventDefinition | undefined {
   return eventCatalogue.find((d) => d.type === type);

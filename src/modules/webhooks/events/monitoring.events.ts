@@ -1,19 +1,26 @@
 // Monitoring events carry contactId and product; never a name, entity id, snippet, URL or raw match.
 // They are delivered only to partners eligible for monitoring.
 import { Type } from '@sinclair/typebox';
-import { defineEvent, fields } from './define.ts';
+import { defineEvent, fields, oneOf } from './define.ts';
 
-const coverage = Type.Array(Type.Union([Type.Literal('SANCTIONS'), Type.Literal('PEP'), Type.Literal('ADVERSE_MEDIA')]));
-const subject = { contactId: Type.String(), product: Type.String({ description: 'The monitoring product, `SCREENING`.' }) };
+const coverage = (description: string) => Type.Array(oneOf(['SANCTIONS', 'PEP', 'ADVERSE_MEDIA']), { uniqueItems: true, description });
+const subject = {
+  contactId: Type.String({ description: 'The monitored contact (`con_…`).' }),
+  product: Type.String({ description: 'The monitoring product: `SCREENING`.' }),
+};
 const ids = { contactId: 'con_01JD0000000000000000000000', product: 'SCREENING' };
-const alert = { ...subject, monitoringAlertId: Type.String(), categories: Type.Array(Type.String()) };
+const alert = {
+  ...subject,
+  monitoringAlertId: Type.String({ description: 'The alert (`mal_…`); read or decide it with `/v1/monitoring/alerts/{id}`.' }),
+  categories: Type.Array(Type.String(), { description: 'The list categories of the possible match, such as `SANCTIONS` or `PEP`.' }),
+};
 
 export const monitoringAlertCreated = defineEvent({
   type: 'monitoring.alert.created',
   category: 'MONITORING',
   description: 'Screening opens a case on a monitored contact: a possible match, not a verdict.',
   subject: 'contactId',
-  payload: fields({ ...alert, status: Type.Literal('OPEN') }),
+  payload: fields({ ...alert, status: Type.Literal('OPEN', { description: 'A new alert is always OPEN.' }) }),
   example: { ...ids, monitoringAlertId: 'mal_01JD0000000000000000000000', categories: ['SANCTIONS'], status: 'OPEN' },
 });
 
@@ -22,7 +29,10 @@ export const monitoringAlertUpdated = defineEvent({
   category: 'MONITORING',
   description: 'An open case changes, most often when it is decided and its status leaves OPEN.',
   subject: 'contactId',
-  payload: fields({ ...alert, status: Type.Union([Type.Literal('OPEN'), Type.Literal('CONFIRMED'), Type.Literal('DISMISSED')]) }),
+  payload: fields({
+    ...alert,
+    status: oneOf(['OPEN', 'CONFIRMED', 'DISMISSED'], { description: 'CONFIRMED: decided a true match; DISMISSED: decided a false positive.' }),
+  }),
   example: { ...ids, monitoringAlertId: 'mal_01JD0000000000000000000000', categories: ['SANCTIONS'], status: 'DISMISSED' },
 });
 
@@ -31,7 +41,7 @@ export const monitoringSubscriptionEnabled = defineEvent({
   category: 'MONITORING',
   description: 'The contact is confirmed monitored.',
   subject: 'contactId',
-  payload: fields({ ...subject, coverage }),
+  payload: fields({ ...subject, coverage: coverage('What the contact is screened against.') }),
   example: { ...ids, coverage: ['SANCTIONS', 'PEP'] },
 });
 
@@ -49,7 +59,11 @@ export const monitoringSubscriptionCoverageMismatch = defineEvent({
   category: 'MONITORING',
   description: 'Running coverage differs from what was requested: an open compliance issue.',
   subject: 'contactId',
-  payload: fields({ ...subject, requestedCoverage: coverage, observedCoverage: coverage }),
+  payload: fields({
+    ...subject,
+    requestedCoverage: coverage('The coverage you asked for.'),
+    observedCoverage: coverage('The coverage actually running.'),
+  }),
   example: { ...ids, requestedCoverage: ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'], observedCoverage: ['SANCTIONS', 'PEP'] },
 });
 
@@ -58,6 +72,9 @@ export const monitoringSubscriptionError = defineEvent({
   category: 'MONITORING',
   description: 'The subscription is in error; the contact is not reliably monitored until an enabled event follows.',
   subject: 'contactId',
-  payload: fields({ ...subject, errorCode: Type.String() }),
+  payload: fields({ ...subject, errorCode: Type.String({ description: 'Why, such as `NO_LIST_LOADED`.' }) }),
   example: { ...ids, errorCode: 'NO_LIST_LOADED' },
 });
+
+/** In the order the reference lists them. */
+export const monitoringEvents = [monitoringAlertCreated, monitoringAlertUpdated, monitoringSubscriptionEnabled, monitoringSubscriptionDisabled, monitoringSubscriptionCoverageMismatch, monitoringSubscriptionError] as const;

@@ -1,18 +1,22 @@
+// ATO payment events. SPEC: a payment event carries type, id, amount, status, commissionAmount,
+// metadata and occurredAt, and nothing else.
 import { Type } from '@sinclair/typebox';
-import { defineEvent, fields } from './define.ts';
+import { defineEvent, fields, oneOf } from './define.ts';
 
-// SPEC: a payment event carries type, id, amount, status, commissionAmount, metadata, occurredAt.
 const payment = {
-  id: Type.String({ description: 'The payment id (`pay_…`).' }),
-  amount: Type.Integer({ description: 'Cents (AUD).' }),
-  status: Type.String({ description: 'The payment status; supplementary to the event type.' }),
-  commissionAmount: Type.Integer({ description: 'Your commission, in cents.' }),
-  metadata: Type.Record(Type.String(), Type.String(), { description: 'Your own keys, as given at create.' }),
+  id: Type.String({ description: 'The payment (`pay_…`).' }),
+  amount: Type.Integer({ minimum: 0, description: 'Cents (AUD).' }),
+  status: oneOf(['CREATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'], {
+    description: 'The payment status when the event was sent; supplementary to the event type.',
+  }),
+  commissionAmount: Type.Integer({ minimum: 0, description: 'Your commission on the payment, in cents.' }),
+  metadata: Type.Record(Type.String(), Type.String(), { maxProperties: 20, description: 'Your own keys and string values, as given at create (`{}` when none).' }),
 };
-const example = { id: 'pay_01JD0000000000000000000000', amount: 125000, commissionAmount: 1250, metadata: { invoice: 'INV-1001' } };
+type Status = 'CREATED' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+const example = (status: Status) => ({ id: 'pay_01JD0000000000000000000000', amount: 125000, status, commissionAmount: 1250, metadata: { invoice: 'INV-1001' } });
 
-const paymentEvent = (type: string, status: string, description: string) =>
-  defineEvent({ type, category: 'PAYMENTS', description, subject: 'id', payload: fields(payment), example: { ...example, status } });
+const paymentEvent = (type: string, status: Status, description: string) =>
+  defineEvent({ type, category: 'PAYMENTS', description, subject: 'id', payload: fields(payment), example: example(status) });
 
 export const paymentCreated = paymentEvent('payment.created', 'CREATED', 'A payment is created.');
 export const paymentProcessing = paymentEvent('payment.processing', 'PROCESSING', 'Processing begins, and again after a retryable decline.');
@@ -24,6 +28,9 @@ export const paymentLinkRegenerated = defineEvent({
   category: 'PAYMENTS',
   description: 'The hosted payment link is reissued; the previous link stops working.',
   subject: 'id',
-  payload: fields({ ...payment, newUrl: Type.String({ format: 'uri', description: 'The new hosted payment link.' }) }),
-  example: { ...example, status: 'CREATED', newUrl: 'https://pvs.example/p/4b1d…' },
+  payload: fields({ ...payment, newUrl: Type.String({ format: 'uri', description: 'The new hosted payment link; hand it to the payer.' }) }),
+  example: { ...example('CREATED'), newUrl: 'https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA' },
 });
+
+/** In the order the reference lists them. */
+export const paymentEvents = [paymentCreated, paymentProcessing, paymentSucceeded, paymentFailed, paymentCancelled, paymentLinkRegenerated] as const;

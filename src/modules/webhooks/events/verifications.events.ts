@@ -1,13 +1,33 @@
 // Verification events carry ids and outcomes only: never a first name, last name, email or phone.
-import { Type } from '@sinclair/typebox';
-import { defineEvent, fields, nullable, Timestamp } from './define.ts';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { defineEvent, fields, nullable, oneOf, Timestamp } from './define.ts';
 
+const verificationRequestId = Type.String({ description: 'The verification request (`ver_…`).' });
 const individual = {
-  verificationRequestId: Type.String(),
-  individualId: Type.String(),
-  externalId: Type.Optional(Type.String({ description: 'Your id for the individual, when you gave one at create.' })),
+  verificationRequestId,
+  individualId: Type.String({ description: 'The individual (`ind_…`).' }),
+  externalId: Type.Optional(Type.String({ description: 'Your id for the individual; present when you gave one.' })),
 };
 const ids = { verificationRequestId: 'ver_01JD0000000000000000000000', individualId: 'ind_01JD0000000000000000000000', externalId: 'client-42' };
+
+// SPEC's VerificationRole values; an unrecognised role given at create is stored as OTHER.
+const roles = [
+  'DIRECTOR',
+  'OFFICER',
+  'SENIOR_MANAGING_OFFICIAL',
+  'AUTHORISED_REP',
+  'UBO',
+  'INDIVIDUAL_OWNER',
+  'PARTNER_MEMBER',
+  'MEMBER',
+  'TRUSTEE',
+  'APPOINTOR',
+  'BENEFICIARY',
+  'SETTLOR',
+  'PROTECTOR_GUARDIAN',
+  'OTHER_CONTROLLER',
+  'OTHER',
+] as const;
 
 export const verificationRequestCreated = defineEvent({
   type: 'verification.request.created',
@@ -15,10 +35,10 @@ export const verificationRequestCreated = defineEvent({
   description: 'A verification request is created.',
   subject: 'verificationRequestId',
   payload: fields({
-    verificationRequestId: Type.String(),
-    mode: Type.String({ description: 'AUSTRAC_CDD or TPB_POI.' }),
-    status: Type.String(),
-    lookupRequestId: nullable(Type.String()),
+    verificationRequestId,
+    mode: oneOf(['AUSTRAC_CDD', 'TPB_POI'], { description: 'AUSTRAC_CDD: entity customer due diligence; TPB_POI: proof of identity.' }),
+    status: oneOf(['DRAFT', 'UBO_REVIEW', 'READY_TO_SEND'], { description: 'The status the request was created in.' }),
+    lookupRequestId: nullable(Type.String(), 'The bound business lookup, or null for a hand-built request.'),
   }),
   example: { verificationRequestId: ids.verificationRequestId, mode: 'AUSTRAC_CDD', status: 'READY_TO_SEND', lookupRequestId: 'lkp_01JD0000000000000000000000' },
 });
@@ -28,7 +48,11 @@ export const verificationIndividualAdded = defineEvent({
   category: 'VERIFICATIONS',
   description: 'An individual is added to a request.',
   subject: 'verificationRequestId',
-  payload: fields({ ...individual, role: Type.String(), status: Type.String() }),
+  payload: fields({
+    ...individual,
+    role: oneOf(roles, { description: 'The individual’s role (a VerificationRole value).' }),
+    status: Type.Literal('PENDING', { description: 'Always PENDING: no link has been opened yet.' }),
+  }),
   example: { ...ids, role: 'DIRECTOR', status: 'PENDING' },
 });
 
@@ -37,41 +61,44 @@ export const verificationIndividualInProgress = defineEvent({
   category: 'VERIFICATIONS',
   description: 'The individual opens their verification link.',
   subject: 'verificationRequestId',
-  payload: fields({ ...individual, status: Type.Literal('IN_PROGRESS') }),
+  payload: fields({ ...individual, status: Type.Literal('IN_PROGRESS', { description: 'The individual status.' }) }),
   example: { ...ids, status: 'IN_PROGRESS' },
 });
 
-const outcome = {
-  ...individual,
-  manualOverride: Type.Boolean({ description: 'True when an operator decided.' }),
-  attemptCount: Type.Integer(),
-  completedAt: Timestamp,
-};
+// SPEC's order: the ids, status, then the outcome.
+const outcome = <S extends TSchema>(status: S) =>
+  fields({
+    ...individual,
+    status,
+    manualOverride: Type.Boolean({ description: 'True when an operator decided the outcome.' }),
+    attemptCount: Type.Integer({ minimum: 0, description: 'Attempts the individual submitted.' }),
+    completedAt: Timestamp('When the outcome was reached.'),
+  });
 
 export const verificationIndividualPassed = defineEvent({
   type: 'verification.individual.passed',
   category: 'VERIFICATIONS',
-  description: 'The individual passes, automatically or by operator override.',
+  description: 'The individual passes, automatically or by operator override. The identity is verified.',
   subject: 'verificationRequestId',
-  payload: fields({ ...outcome, status: Type.Union([Type.Literal('PASSED'), Type.Literal('MANUALLY_PASSED')]) }),
+  payload: outcome(oneOf(['PASSED', 'MANUALLY_PASSED'], { description: 'The individual status: MANUALLY_PASSED when an operator passed it.' })),
   example: { ...ids, status: 'PASSED', manualOverride: false, attemptCount: 1, completedAt: '2026-11-21T10:15:00.000Z' },
 });
 
 export const verificationIndividualFailed = defineEvent({
   type: 'verification.individual.failed',
   category: 'VERIFICATIONS',
-  description: 'The individual fails, automatically or by operator override.',
+  description: 'The individual fails, automatically or by operator override. A failed attempt that can still be retried sends no event.',
   subject: 'verificationRequestId',
-  payload: fields({ ...outcome, status: Type.Literal('FAILED') }),
+  payload: outcome(Type.Literal('FAILED', { description: 'The individual status.' })),
   example: { ...ids, status: 'FAILED', manualOverride: true, attemptCount: 2, completedAt: '2026-11-21T10:15:00.000Z' },
 });
 
 export const verificationIndividualManualReview = defineEvent({
   type: 'verification.individual.manual_review',
   category: 'VERIFICATIONS',
-  description: 'An outcome needs an operator to review it.',
+  description: 'An outcome needs an operator to review it; a passed or failed event follows the decision.',
   subject: 'verificationRequestId',
-  payload: fields({ ...individual, status: Type.Literal('MANUAL_REVIEW') }),
+  payload: fields({ ...individual, status: Type.Literal('MANUAL_REVIEW', { description: 'The individual status.' }) }),
   example: { ...ids, status: 'MANUAL_REVIEW' },
 });
 
@@ -80,7 +107,12 @@ export const verificationIndividualLockedOut = defineEvent({
   category: 'VERIFICATIONS',
   description: 'The individual reaches the attempt limit.',
   subject: 'verificationRequestId',
-  payload: fields({ ...individual, status: Type.Literal('LOCKED_OUT'), attemptCount: Type.Integer(), maxAttempts: Type.Integer() }),
+  payload: fields({
+    ...individual,
+    status: Type.Literal('LOCKED_OUT', { description: 'The individual status.' }),
+    attemptCount: Type.Integer({ minimum: 0, description: 'Attempts the individual submitted.' }),
+    maxAttempts: Type.Integer({ minimum: 1, description: 'The attempt limit.' }),
+  }),
   example: { ...ids, status: 'LOCKED_OUT', attemptCount: 3, maxAttempts: 3 },
 });
 
@@ -90,10 +122,13 @@ export const verificationRequestCompleted = defineEvent({
   description: 'Every individual of the request has reached a terminal status.',
   subject: 'verificationRequestId',
   payload: fields({
-    verificationRequestId: Type.String(),
-    status: Type.Literal('COMPLETED'),
-    riskLevel: Type.String({ description: 'LOW, MEDIUM, HIGH or UNKNOWN.' }),
-    completedAt: Timestamp,
+    verificationRequestId,
+    status: Type.Literal('COMPLETED', { description: 'The request status.' }),
+    riskLevel: oneOf(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN'], { description: 'The overall risk level.' }),
+    completedAt: Timestamp('When the last individual reached a terminal status.'),
   }),
   example: { verificationRequestId: ids.verificationRequestId, status: 'COMPLETED', riskLevel: 'LOW', completedAt: '2026-11-21T10:20:00.000Z' },
 });
+
+/** In the order the reference lists them. */
+export const verificationEvents = [verificationRequestCreated, verificationIndividualAdded, verificationIndividualInProgress, verificationIndividualPassed, verificationIndividualFailed, verificationIndividualManualReview, verificationIndividualLockedOut, verificationRequestCompleted] as const;
