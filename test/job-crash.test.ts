@@ -1,7 +1,6 @@
 // Crash safety: a worker process killed (SIGKILL) in the middle of a job loses nothing, and the job's
 // effect happens exactly once after another worker takes it over.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +8,9 @@ import { after, before, it } from 'node:test';
 import { systemClock } from '../src/platform/clock.ts';
 import type { Database } from '../src/platform/db/database.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
-import { openPglite } from '../src/platform/db/pglite.ts';
 import { createJobQueue } from '../src/platform/jobs/queue.ts';
 import { crashJob } from './fixtures/crash-worker.ts';
+import { spawnFixture, withSharedDb } from './helpers/crash.ts';
 import { backend, createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 const fixture = path.resolve(import.meta.dirname, 'fixtures/crash-worker.ts');
@@ -19,36 +18,11 @@ let target: string;
 let pgDatabase: TestDatabase | undefined;
 let dataDir: string | undefined;
 
-/** PGlite is one process at a time: the test opens the data directory only while no worker has it. */
-async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  if (pgDatabase) return fn(pgDatabase.db);
-  const db = await openPglite({ dataDir: target });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
+function runWorker(mode: 'hang' | 'finish') {
+  return spawnFixture(fixture, { CRASH_DB: target, CRASH_MODE: mode });
 }
 
-function runWorker(mode: 'hang' | 'finish') {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-    env: { ...process.env, CRASH_DB: target, CRASH_MODE: mode },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const waitFor = async (text: string) => {
-    for (let i = 0; i < 300 && !out.includes(text); i++) {
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(out.includes(text), `worker never printed ${text}; stdout: ${out}; stderr: ${err}`);
-  };
-  return { child, exited, waitFor, output: () => out };
-}
+const withDb = <T>(fn: (db: Database) => Promise<T>) => withSharedDb({ db: pgDatabase?.db, dataDir: target }, fn);
 
 before(async () => {
   if (backend === 'postgres') {
@@ -73,13 +47,13 @@ after(async () => {
 
 it('a job whose worker is killed mid-job completes exactly once on another worker', async () => {
   const first = runWorker('hang');
-  await first.waitFor('IN_JOB');
+  await first.waitFor(() => first.output().includes('IN_JOB'), 'IN_JOB');
   first.child.kill('SIGKILL');
   assert.deepEqual(await first.exited, { code: null, signal: 'SIGKILL' });
 
   // The second worker waits out the dead worker's lease (2 s), claims the job again and finishes it.
   const second = runWorker('finish');
-  await second.waitFor('DONE');
+  await second.waitFor(() => second.output().includes('DONE'), 'DONE');
   assert.equal((await second.exited).code, 0);
 
   await withDb(async (db) => {

@@ -2,7 +2,6 @@
 // flight loses nothing. Once its leases run out a second dispatcher process delivers every
 // notification; the receiver, verifying every signature, sees every event at least once.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite.ts';
 import { createTestContext, testSecretKey } from '../helpers/context.ts';
 import { backend, createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { spawnFixture, withSharedDb } from '../helpers/crash.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { paymentPayload } from '../fixtures/webhook-helpers.ts';
 
@@ -29,36 +29,11 @@ const notificationIds: string[] = [];
 const held: ServerResponse[] = [];
 let holding = true;
 
-/** PGlite is one process at a time: the test opens the data directory only while no dispatcher has it. */
-async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  if (pgDatabase) return fn(pgDatabase.db);
-  const db = await openPglite({ dataDir: target });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
+function runDispatcher(mode: 'hang' | 'finish') {
+  return spawnFixture(fixture, { CRASH_DB: target, CRASH_MODE: mode, CRASH_SECRET_KEY: testSecretKey });
 }
 
-function runDispatcher(mode: 'hang' | 'finish') {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-    env: { ...process.env, CRASH_DB: target, CRASH_MODE: mode, CRASH_SECRET_KEY: testSecretKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const waitFor = async (done: () => boolean, what: string, attempts = 600) => {
-    for (let i = 0; i < attempts && !done(); i++) {
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(done(), `${what} never happened; stdout: ${out}; stderr: ${err}`);
-  };
-  return { child, exited, waitFor, output: () => out };
-}
+const withDb = <T>(fn: (db: Database) => Promise<T>) => withSharedDb({ db: pgDatabase?.db, dataDir: target }, fn);
 
 const seen = () => receivers.reduce((n, r) => n + r.received.length, 0);
 
