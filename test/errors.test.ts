@@ -43,14 +43,13 @@ const contractStatuses: Record<string, number> = {
 /** Codes PVS adds beyond the contract's table. */
 const addedStatuses: Record<string, number> = {
   FORBIDDEN: 403,
-  METHOD_NOT_ALLOWED: 405,
   UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 const expectedStatuses = { ...contractStatuses, ...addedStatuses };
 
 describe('error catalogue and problemBody', () => {
-  it('holds exactly the contract codes plus FORBIDDEN, METHOD_NOT_ALLOWED and UNSUPPORTED_MEDIA_TYPE', () => {
+  it('holds exactly the contract codes plus FORBIDDEN and UNSUPPORTED_MEDIA_TYPE', () => {
     assert.deepEqual([...errorCodes].sort(), Object.keys(expectedStatuses).sort());
     assert.deepEqual(Object.keys(errorCatalogue).sort(), Object.keys(expectedStatuses).sort());
   });

@@ -11,7 +11,6 @@ export const errorCatalogue = {
   LOOKUP_NOT_OWNED: { status: 403, title: 'The lookup does not belong to this partner' },
   FORBIDDEN: { status: 403, title: 'Not allowed for this partner' },
   NOT_FOUND: { status: 404, title: 'Not found' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   LOOKUP_NOT_COMPLETED: { status: 409, title: 'The lookup has not completed' },
   STRUCTURE_NOT_CONFIRMED: { status: 409, title: 'The ownership structure is not confirmed' },
   INVALID_STATE: { status: 409, title: 'Not allowed in the current state' },
