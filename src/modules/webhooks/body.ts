@@ -1,15 +1,22 @@
 // The bytes a destination receives, and the headers that sign them.
 import { signWebhook } from '../../../sdk/verify-webhook.js';
 
+type EventForBody = { id: string; type: string; occurredAt: Date; payload: Record<string, unknown>; test: boolean };
+
 /** SPEC's flat body: `type` first, the event's own fields, `occurredAt`, plus `eventId` (and `test` for samples). */
-export function notificationBody(event: { id: string; type: string; occurredAt: Date; payload: Record<string, unknown>; test: boolean }): string {
-  return JSON.stringify({
+export function notificationEnvelope(event: EventForBody): Record<string, unknown> {
+  return {
     type: event.type,
     eventId: event.id,
     ...event.payload,
     occurredAt: event.occurredAt.toISOString(),
     ...(event.test ? { test: true } : {}),
-  });
+  };
+}
+
+/** The exact bytes sent, and signed. */
+export function notificationBody(event: EventForBody): string {
+  return JSON.stringify(notificationEnvelope(event));
 }
 
 export function signedHeaders(args: {

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
-import { notificationBody } from './body.ts';
+import { notificationEnvelope } from './body.ts';
 import { subscribedDestinationIds } from './destinations.repository.ts';
 import { eventCatalogue } from './events/index.ts';
 import { createNotifications } from './fan-out.ts';
@@ -17,10 +17,7 @@ const sealedCategories = new Set(eventCatalogue.filter((d) => d.sealed).map((d) 
 function toNotification(row: repo.NotificationView): WebhookNotification {
   const payload =
     row.payload && !sealedCategories.has(row.category)
-      ? (JSON.parse(notificationBody({ id: row.event_id, type: row.type, occurredAt: row.occurred_at, payload: row.payload, test: row.test })) as Record<
-          string,
-          unknown
-        >)
+      ? notificationEnvelope({ id: row.event_id, type: row.type, occurredAt: row.occurred_at, payload: row.payload, test: row.test })
       : null;
   return {
     id: row.id,
