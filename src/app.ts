@@ -8,6 +8,10 @@ import { registerApiClientRoutes } from './modules/partners/api-clients.routes.t
 import { registerPartnerRoutes } from './modules/partners/partners.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { registerChargeRoutes } from './modules/billing/charges.routes.ts';
+import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
+import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
+import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
@@ -51,11 +55,16 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerSystemRoutes(app, { isReady: services.isReady });
   registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
   registerAdminRoutes(app, services);
+  registerHostedRoutes(app, { cardLinks: services.cardLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
+  // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
+  if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
   await app.register(
     partnerApi({ tokens: services.tokens, limiter: services.apiLimiter }, (api) => {
       registerPartnerRoutes(api, { partners: services.partners });
       registerApiClientRoutes(api, { apiClients: services.apiClients, idempotency: services.idempotency });
       registerWebhookRoutes(api, { destinations: services.destinations, notifications: services.notifications, idempotency: services.idempotency });
+      registerContactRoutes(api, { contacts: services.contacts, cardLinks: services.cardLinks, idempotency: services.idempotency });
+      registerChargeRoutes(api, { charges: services.charges });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

@@ -10,6 +10,9 @@ const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('productio
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const PositiveInt = Type.Integer({ minimum: 1 });
+const Cents = Type.Integer({ minimum: 0, maximum: 10_000_000 });
+/** Seconds, or a number with s, m or h. */
+const Duration = Type.String({ pattern: '^[0-9]{1,7}[smh]?$' });
 
 /** Every variable the service reads, with its default and its meaning. */
 const settings = {
@@ -32,12 +35,23 @@ const settings = {
   JOB_LEASE_SECONDS: { schema: Type.Integer({ minimum: 2 }), default: 60, doc: 'how long a claimed job is held before another worker may take it' },
   JOB_POLL_MILLISECONDS: { schema: Type.Integer({ minimum: 10 }), default: 250, doc: 'worker poll interval when idle' },
   SHUTDOWN_TIMEOUT_SECONDS: { schema: PositiveInt, default: 20, doc: 'time given to in-flight requests and jobs on SIGTERM' },
+  PAYMENT_GATEWAY: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('stripe')]), default: 'sandbox', doc: 'who holds contacts\' cards: `sandbox` (test cards only) or `stripe`' },
+  STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_(test|live)_' }), default: undefined, doc: 'Stripe secret key, with PAYMENT_GATEWAY=stripe' },
+  STRIPE_PUBLISHABLE_KEY: { schema: Type.String({ pattern: '^pk_(test|live)_' }), default: undefined, doc: 'Stripe publishable key for the hosted card page, with PAYMENT_GATEWAY=stripe' },
+  STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, doc: 'another address for the Stripe API (a local test server); unset means Stripe itself' },
+  BILLING_RUN_WINDOW: { schema: Duration, default: undefined, doc: 'how long a contact\'s billing run gathers charges before the card is charged (`10s`, `30m`, `24h`); 10 s in sandbox, 24 h in production' },
+  CARD_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 24, doc: 'how long a card link stays usable' },
+  PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
+  PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
+  PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },
+  PRICE_DEED_ANALYSIS: { schema: Cents, default: 2500, doc: 'price in cents of a completed deed analysis' },
+  PRICE_VERIFICATION_INDIVIDUAL: { schema: Cents, default: 900, doc: 'price in cents of verifying one individual (charged at the first submitted attempt)' },
 } satisfies Record<string, { schema: TSchema; default: unknown; doc: string }>;
 
 type Settings = typeof settings;
 type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined ? Static<Settings[K]['schema']> | undefined : Static<Settings[K]['schema']> };
 
-export type Config = Readonly<Parsed & { PUBLIC_BASE_URL: string; SECRET_KEY: string }>;
+export type Config = Readonly<Omit<Parsed, 'BILLING_RUN_WINDOW'> & { PUBLIC_BASE_URL: string; SECRET_KEY: string; BILLING_RUN_WINDOW_SECONDS: number }>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -68,9 +82,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (parsed.STORAGE === 's3' && !parsed.S3_BUCKET) throw new ConfigError('S3_BUCKET: required when STORAGE=s3');
+  if (parsed.ENVIRONMENT === 'production' && parsed.PAYMENT_GATEWAY === 'sandbox') throw new ConfigError('PAYMENT_GATEWAY: production refuses the sandbox gateway; set stripe');
+  if (parsed.PAYMENT_GATEWAY === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
+      if (!parsed[name]) throw new ConfigError(`${name}: required when PAYMENT_GATEWAY=stripe`);
+    }
+  }
+  const { BILLING_RUN_WINDOW: window, ...rest } = parsed;
+  const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
+  if (windowSeconds < 1) throw new ConfigError('BILLING_RUN_WINDOW: must be at least one second');
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
-  return Object.freeze({ ...parsed, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey });
+  return Object.freeze({ ...rest, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey, BILLING_RUN_WINDOW_SECONDS: windowSeconds });
+}
+
+function durationSeconds(text: string): number {
+  const unit = text.at(-1);
+  const value = Number.parseInt(text, 10);
+  return unit === 'h' ? value * 3600 : unit === 'm' ? value * 60 : value;
 }
 
 /** In sandbox the root secret is generated once and kept beside the embedded database. */

@@ -30,6 +30,14 @@ import { createNotificationService, type NotificationService } from './modules/w
 import { webhookJobs } from './modules/webhooks/webhooks.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, type RateLimiter, type RateLimitStore } from './platform/rate-limit.ts';
 import { createRedisRateLimitStore } from './platform/redis-rate-limit-store.ts';
+import { billingJobs, billingJobSpecs } from './modules/billing/billing.jobs.ts';
+import { createBillingRunService, type BillingRunService } from './modules/billing/billing-runs.service.ts';
+import { createCardLinkService, type CardLinkService } from './modules/billing/card-links.service.ts';
+import { createChargeService, type ChargeService } from './modules/billing/charges.service.ts';
+import { createContactService, type ContactService } from './modules/billing/contacts.service.ts';
+import { priceListFrom } from './modules/billing/prices.ts';
+import type { PaymentGateway } from './providers/gateway/gateway.ts';
+import { createGateway } from './providers/gateway/index.ts';
 
 export interface Services {
   config: Config;
@@ -45,6 +53,12 @@ export interface Services {
   apiClients: ApiClientService;
   destinations: DestinationService;
   notifications: NotificationService;
+  gateway: PaymentGateway;
+  contacts: ContactService;
+  cardLinks: CardLinkService;
+  /** The billing gate and charges, for every paid capability. */
+  charges: ChargeService;
+  billingRuns: BillingRunService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -96,8 +110,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   try {
     await migrate(db);
 
-    const jobDefinitions: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
-    const queue = createJobQueue({ clock, definitions: jobDefinitions });
+    const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
+    // The queue knows every kind up front; handlers that call services are bound once those exist.
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -114,6 +129,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     });
     const deliverer = createDeliverer({ environment: config.ENVIRONMENT });
     closers.push(() => deliverer.close());
+
+    const gateway = createGateway(config, { db, clock });
+    const prices = priceListFrom(config);
+    const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue, logger: logger.child({ role: 'billing' }) });
+    const partners = createPartnerService({ db, clock, environment: config.ENVIRONMENT });
+    const jobDefinitions: JobDefinition[] = [...platformJobs, ...billingJobs({ runs: billingRuns })];
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
     const tokens = createTokenService({
@@ -149,7 +170,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       outbox,
       keys,
       tokens,
-      partners: createPartnerService({ db, clock, environment: config.ENVIRONMENT }),
+      partners,
       apiClients: createApiClientService({ db, clock }),
       destinations: createDestinationService({ db, clock, environment: config.ENVIRONMENT, secrets: webhookSecrets }),
       notifications: createNotificationService({
@@ -159,6 +180,23 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         isMonitoringEligible: async (tenant) => (await partnersRepo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false,
         onCreated: wakeDispatchers,
       }),
+      gateway,
+      contacts: createContactService({ db, clock, outbox, queue }),
+      cardLinks: createCardLinkService({
+        db,
+        clock,
+        tokenKey: deriveKey(config.SECRET_KEY, 'card-link-tokens'),
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        lifetimeHours: config.CARD_LINK_HOURS,
+        gateway,
+        prices,
+        outbox,
+        queue,
+        runs: billingRuns,
+        partnerName: async (tenant) => (await partners.getOwn(tenant)).name,
+      }),
+      charges: createChargeService({ db, clock, prices, outbox, queue, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS }),
+      billingRuns,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

@@ -38,6 +38,16 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   everySeconds?: number;
 }
 
+/**
+ * What the queue needs to know of a kind: name, payload and retry policy, without the handler. A
+ * service that enqueues a kind needs only this, so it can exist before the handler that calls it.
+ */
+export type JobSpec<S extends TSchema = TSchema> = Omit<JobDefinition<S>, 'handler' | 'concurrency'>;
+
+export function defineJobSpec<S extends TSchema>(spec: JobSpec<S>): JobSpec<S> {
+  return spec;
+}
+
 export const defaultRetry: RetryPolicy = { maxAttempts: 5, backoffSeconds: [10, 60, 300, 1800] };
 
 export function defineJob<S extends TSchema>(definition: JobDefinition<S>): JobDefinition<S> {

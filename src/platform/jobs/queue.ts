@@ -6,7 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Clock } from '../clock.ts';
 import type { Executor, Tx } from '../db/database.ts';
 import { newId } from '../ids.ts';
-import { defaultRetry, type JobDefinition } from './job.ts';
+import { defaultRetry, type JobSpec } from './job.ts';
 import { insertJob } from './jobs.repository.ts';
 
 export interface EnqueueOptions {
@@ -17,7 +17,7 @@ export interface EnqueueOptions {
 }
 
 export interface JobQueue {
-  enqueue<S extends TSchema>(tx: Tx, definition: JobDefinition<S>, payload: Static<S>, options?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
+  enqueue<S extends TSchema>(tx: Tx, definition: JobSpec<S>, payload: Static<S>, options?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
   /** Creates the current and next slot of every recurring definition; safe to call from every worker. */
   ensureSchedules(db: Executor): Promise<void>;
   /** Called after an enqueue commits, so a worker in this process can start at once. */
@@ -28,15 +28,15 @@ export function slotKey(kind: string, slotStart: Date): string {
   return `slot:${kind}:${slotStart.toISOString()}`;
 }
 
-export function createJobQueue(deps: { clock: Clock; definitions: readonly JobDefinition[] }): JobQueue {
+export function createJobQueue(deps: { clock: Clock; definitions: readonly JobSpec[] }): JobQueue {
   const known = new Map(deps.definitions.map((d) => [d.kind, d]));
   const listeners: Array<() => void> = [];
 
   return {
     async enqueue(tx, definition, payload, options = {}) {
-      if (known.get(definition.kind) !== (definition as unknown as JobDefinition)) {
-        throw new Error(`Job kind ${definition.kind} is not registered with the queue`);
-      }
+      // A spec and the definition with its handler share the payload schema object.
+      const registered = known.get(definition.kind);
+      if (registered?.payload !== definition.payload) throw new Error(`Job kind ${definition.kind} is not registered with the queue`);
       if (!Value.Check(definition.payload, payload)) {
         const first = Value.Errors(definition.payload, payload).First();
         throw new Error(`Job ${definition.kind}: payload does not match its schema at ${first?.path}: ${first?.message}`);
@@ -48,7 +48,7 @@ export function createJobQueue(deps: { clock: Clock; definitions: readonly JobDe
         key: options.key ?? null,
         payload,
         runAt: options.runAt ?? now,
-        maxAttempts: (definition.retry ?? defaultRetry).maxAttempts,
+        maxAttempts: (registered.retry ?? defaultRetry).maxAttempts,
         now,
       });
       tx.afterCommit(() => listeners.forEach((l) => l()));

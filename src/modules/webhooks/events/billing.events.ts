@@ -44,8 +44,12 @@ export const contactBillingRunCreated = defineEvent({
   category: 'CONTACT_BILLING',
   description: 'A billing run opens for the contact, gathering its pending charges.',
   subject: 'contactId',
-  payload: fields({ ...contact, ...run }),
-  example: { ...ids, billingRunId: 'brn_01JD0000000000000000000000', amount: 4500 },
+  payload: fields({
+    ...contact,
+    billingRunId: run.billingRunId,
+    amount: Type.Integer({ minimum: 0, description: 'The charge that opened the run, in cents (AUD); later charges join the run until it is captured.' }),
+  }),
+  example: { ...ids, billingRunId: 'brn_01JD0000000000000000000000', amount: 1500 },
 });
 
 export const contactBillingCaptured = defineEvent({
