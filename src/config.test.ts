@@ -35,11 +35,36 @@ describe('loadConfig', () => {
   it('refuses production without SECRET_KEY or DATABASE_URL', () => {
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', DATABASE_URL: 'postgres://h/db' }), /^ConfigError: SECRET_KEY: required/);
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret }), /DATABASE_URL: required/);
-    assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db' }).ENVIRONMENT, 'production');
+    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe }).ENVIRONMENT, 'production');
   });
 
   it('requires S3_BUCKET with STORAGE=s3', () => {
     assert.throws(() => loadConfig({ SECRET_KEY: secret, STORAGE: 's3' }), /S3_BUCKET/);
+  });
+
+  it('refuses the sandbox gateway in production and needs both Stripe keys for stripe', () => {
+    const production = { ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db' };
+    assert.throws(() => loadConfig(production), /PAYMENT_GATEWAY: production refuses the sandbox gateway/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }), /STRIPE_PUBLISHABLE_KEY: required/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, STRIPE_SECRET_KEY: 'pk_test_x' }), /STRIPE_SECRET_KEY: invalid value/);
+  });
+
+  it('reads BILLING_RUN_WINDOW in seconds, minutes or hours, defaulting by environment', () => {
+    assert.equal(loadConfig({ SECRET_KEY: secret }).BILLING_RUN_WINDOW_SECONDS, 10);
+    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe }).BILLING_RUN_WINDOW_SECONDS, 86_400);
+    for (const [text, seconds] of [
+      ['45', 45],
+      ['45s', 45],
+      ['30m', 1800],
+      ['24h', 86_400],
+    ] as const) {
+      assert.equal(loadConfig({ SECRET_KEY: secret, BILLING_RUN_WINDOW: text }).BILLING_RUN_WINDOW_SECONDS, seconds, text);
+    }
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, BILLING_RUN_WINDOW: '1d' }), /BILLING_RUN_WINDOW: invalid value/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, BILLING_RUN_WINDOW: '0' }), /BILLING_RUN_WINDOW: must be at least one second/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, PRICE_LOOKUP_FULL: '-1' }), /PRICE_LOOKUP_FULL/);
   });
 
   it('is documented: docs/configuration.md lists every setting', () => {

@@ -98,6 +98,8 @@ export interface ServiceOverrides {
   logger?: Logger;
   /** [0, 1): the jitter of webhook retries (tests fix it to assert the schedule exactly). */
   random?: () => number;
+  /** Wraps the configured gateway (crash tests stop a worker right after the gateway answered). */
+  wrapGateway?: (gateway: PaymentGateway) => PaymentGateway;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -130,7 +132,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const deliverer = createDeliverer({ environment: config.ENVIRONMENT });
     closers.push(() => deliverer.close());
 
-    const gateway = createGateway(config, { db, clock });
+    const configured = createGateway(config, { db, clock });
+    const gateway = overrides.wrapGateway ? overrides.wrapGateway(configured) : configured;
     const prices = priceListFrom(config);
     const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue, logger: logger.child({ role: 'billing' }) });
     const partners = createPartnerService({ db, clock, environment: config.ENVIRONMENT });

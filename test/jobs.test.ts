@@ -195,7 +195,8 @@ describe('enqueueing', () => {
 
   it('refuses a definition the queue was not built with', async () => {
     const def = defineJob({ kind: 'test.unregistered', payload: Type.Object({}), handler: async () => {} });
-    const lookalike = defineJob({ ...def });
+    // Same kind, another payload schema: not what the queue was built with.
+    const lookalike = defineJob({ ...def, payload: Type.Object({}) });
     const { queue } = harness([def]);
     await db.transaction(async (tx) => {
       await assert.rejects(queue.enqueue(tx, lookalike, {}), /test\.unregistered is not registered/);

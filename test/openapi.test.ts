@@ -49,7 +49,9 @@ function registeredRoutes(tree: string): Array<{ method: string; url: string }> 
   return routes;
 }
 
+// Hosted pages are HTML for people, and the sandbox gateway stands in for another system's API.
 function isHidden(url: string): boolean {
+  if (url.startsWith('/c/') || url.startsWith('/hosted/assets/') || url.startsWith('/sandbox-gateway/')) return true;
   return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/admin/');
 }
 

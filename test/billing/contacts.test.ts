@@ -133,6 +133,7 @@ describe('changing, blocking and archiving', () => {
     assert.equal(contact.billingStatus, 'BILLABLE');
     const [method] = await t.services.db.query<{ payment_method_ref: string }>('SELECT payment_method_ref FROM contacts WHERE id = $1', [contact.id]);
 
+    clock.advance(1); // ids sort by time, then at random within a millisecond
     const res = await call('DELETE', `/v1/contacts/${contact.id}/card`, undefined, own);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json<ContactBody>().card, null);

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { HttpApp } from '../../src/platform/http/types.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type ServiceOverrides, type Services } from '../../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const testSecretKey = 'test-secret-key-0123456789abcdef0123456789';
@@ -47,12 +47,14 @@ export interface TestPartner {
 
 export interface Factories {
   partner(options?: { name?: string; monitoring?: boolean }): Promise<TestPartner>;
+  /** A fresh access token for the partner (tests that move the clock on by hours outlive theirs). */
+  signIn(partner: TestPartner): Promise<TestPartner>;
 }
 
 let counter = 0;
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; clock?: Clock; random?: () => number; app?: BuildAppOptions; database?: TestDatabase } = {},
+  options: { env?: Record<string, string>; clock?: Clock; random?: () => number; app?: BuildAppOptions; database?: TestDatabase; wrapGateway?: ServiceOverrides['wrapGateway'] } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = options.database ?? (await createTestDatabase());
@@ -64,7 +66,7 @@ export async function createTestContext(
     },
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination: sink as never });
-  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger });
+  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger, wrapGateway: options.wrapGateway });
   const app = await buildApp(services, options.app);
   await app.ready();
 
@@ -72,10 +74,13 @@ export async function createTestContext(
     async partner(partnerOptions = {}) {
       counter += 1;
       const created = await services.partners.create({ name: partnerOptions.name ?? `Partner ${counter}`, monitoring: partnerOptions.monitoring });
-      const issued = await services.tokens.issue({ clientId: created.clientId, clientSecret: created.clientSecret });
+      return f.signIn({ ...created, token: '', headers: { authorization: '', 'x-partner-id': created.partnerId } });
+    },
+    async signIn(partner) {
+      const issued = await services.tokens.issue({ clientId: partner.clientId, clientSecret: partner.clientSecret });
       if (!issued.ok) throw new Error('could not issue a token');
       const token = issued.body.access_token;
-      return { ...created, token, headers: { authorization: `Bearer ${token}`, 'x-partner-id': created.partnerId } };
+      return { ...partner, token, headers: { authorization: `Bearer ${token}`, 'x-partner-id': partner.partnerId } };
     },
   };
 

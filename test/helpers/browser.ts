@@ -1,0 +1,103 @@
+// Browser tests: Debian's headless Chromium driven through playwright-core, the app served over real HTTP
+// on the PUBLIC_BASE_URL origin (the hosted pages post to absolute URLs built from it), full-page
+// screenshots under test-output/screenshots/, and a record of everything that went wrong in the page.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestContext, type TestContext } from './context.ts';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const screenshotDir = new URL('../../test-output/screenshots/', import.meta.url);
+
+/** Generous: the machine has 2 cores and runs two test files at once. */
+export const browserTimeout = 60_000;
+
+const missingText = `no Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (Debian), or set CHROMIUM_PATH`;
+
+/**
+ * Why this file's browser tests are skipped, or undefined when they run. With REQUIRE_BROWSER=1 (as CI
+ * sets it) they never skip: a missing browser then fails launchBrowser with the same message.
+ */
+export function browserSkipReason(): string | undefined {
+  if (existsSync(chromiumPath) || process.env.REQUIRE_BROWSER === '1') return undefined;
+  return `${missingText}; set REQUIRE_BROWSER=1 to fail instead of skipping`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) throw new Error(`REQUIRE_BROWSER=1 and ${missingText}`);
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    timeout: browserTimeout,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A port free a moment ago; the app is built for it before it listens, so PUBLIC_BASE_URL can name it. */
+async function findFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A test context whose app listens on 127.0.0.1 at exactly its PUBLIC_BASE_URL. */
+export async function createServedContext(options: NonNullable<Parameters<typeof createTestContext>[0]> = {}): Promise<TestContext & { baseUrl: string }> {
+  const port = await findFreePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestContext({ ...options, env: { ...options.env, PUBLIC_BASE_URL: baseUrl } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return Object.assign(t, { baseUrl });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const file = new URL(`${name}.png`, screenshotDir).pathname;
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export interface PageProblems {
+  /** console.error messages, with where they came from. */
+  consoleErrors: string[];
+  /** Exceptions the page's scripts threw and did not catch. */
+  pageErrors: string[];
+  /** Requests that got no response at all (refused, blocked by CSP, aborted); an HTTP error status is not one. */
+  failedRequests: string[];
+}
+
+export function watchProblems(page: Page): PageProblems {
+  const problems: PageProblems = { consoleErrors: [], pageErrors: [], failedRequests: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.pageErrors.push(error.stack ?? error.message));
+  page.on('requestfailed', (request) => problems.failedRequests.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  return problems;
+}
+
+/** Everything in the record but the console errors that match one of `expected`. */
+export function unexpectedProblems(problems: PageProblems, expected: RegExp[] = []): PageProblems {
+  return { ...problems, consoleErrors: problems.consoleErrors.filter((m) => !expected.some((e) => e.test(m))) };
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  postData: string | null;
+}
+
+/** Every request the page makes, with its body, for asserting where data went. */
+export function recordRequests(page: Page): SentRequest[] {
+  const sent: SentRequest[] = [];
+  page.on('request', (request) => sent.push({ method: request.method(), url: request.url(), postData: request.postData() }));
+  return sent;
+}
+
+/** The id of the element that has focus, as a keyboard or screen-reader user would find it. */
+export function focusedId(page: Page): Promise<string | undefined> {
+  return page.evaluate<string | undefined>('document.activeElement ? document.activeElement.id : undefined');
+}
