@@ -75,6 +75,8 @@ describe('the hosted card page', () => {
     const unknown = await page('A'.repeat(43));
     assert.equal(unknown.statusCode, 404);
     assert.match(unknown.body, /This link is not valid/);
+    const save = await t.app.inject({ method: 'POST', url: `/hosted/v1/card-links/${'A'.repeat(43)}`, payload: { paymentToken: 'tok_x1' } });
+    assert.equal(save.statusCode, 404, 'saving on an unknown link answers as the page does');
     assert.equal((await page('short')).statusCode, 404);
 
     const contact = await createContact(t, partner);

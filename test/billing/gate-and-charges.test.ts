@@ -123,11 +123,26 @@ describe('charges', () => {
     assert.deepEqual(await t.services.db.query("SELECT id FROM events WHERE partner_id = $1 AND type = 'contact.billing.run_created'", [own.partnerId]), []);
   });
 
-  it('one charge per billed thing: charging the same reference twice fails', async () => {
+  it('one charge per billed thing: charging the same work again (a retried job) answers the first charge', async () => {
     const tenant = { partnerId: partner.partnerId } as never;
     const referenceId = 'lkp_01JD0000000000000000000001';
-    await t.services.db.transaction((tx) => t.services.charges.charge(tx, tenant, { payer: { billedTo: 'PARTNER' }, product: 'DEED_ANALYSIS', referenceId }));
-    await assert.rejects(t.services.db.transaction((tx) => t.services.charges.charge(tx, tenant, { payer: { billedTo: 'PARTNER' }, product: 'DEED_ANALYSIS', referenceId })));
+    const first = await t.services.db.transaction((tx) => t.services.charges.charge(tx, tenant, { payer: { billedTo: 'PARTNER' }, product: 'DEED_ANALYSIS', referenceId }));
+    const again = await t.services.db.transaction((tx) => t.services.charges.charge(tx, tenant, { payer: { billedTo: 'PARTNER' }, product: 'DEED_ANALYSIS', referenceId }));
+    assert.deepEqual(again, first);
+    assert.equal((await t.services.db.query('SELECT id FROM charges WHERE reference_id = $1', [referenceId])).length, 1);
+  });
+
+  it('checks the contact again inside the transaction: a card removed after the gate stops the charge', async () => {
+    const own = await t.f.partner();
+    const contact = await billableContact(t, own);
+    const tenant = { partnerId: own.partnerId } as never;
+    const payer = await t.services.charges.gate(tenant, contact.id);
+    await t.app.inject({ method: 'DELETE', url: `/v1/contacts/${contact.id}/card`, headers: own.headers });
+    await assert.rejects(
+      t.services.db.transaction((tx) => t.services.charges.charge(tx, tenant, { payer, product: 'DEED_ANALYSIS', referenceId: 'dda_gate_race' })),
+      { code: 'PAYMENT_METHOD_REQUIRED' },
+    );
+    assert.deepEqual(await chargeRows(own.partnerId), []);
   });
 
   it('voids a charge when the work fails on our side; voiding twice or voiding nothing is harmless', async () => {

@@ -5,7 +5,7 @@ import { defineJob, defineJobSpec, type JobDefinition } from '../../platform/job
 import type { BillingRunService } from './billing-runs.service.ts';
 
 // The gateway may be down for a while; these retry for about a day before giving up.
-const gatewayRetry = { maxAttempts: 12, backoffSeconds: [30, 120, 600, 1800, 3600, 7200] };
+const gatewayRetry = { maxAttempts: 18, backoffSeconds: [30, 120, 600, 1800, 3600, 7200] };
 
 /** Charges a due run (its first attempt, or a retry); a no-op when the run is not due. */
 export const captureRunJob = defineJobSpec({

@@ -27,11 +27,10 @@ export type CardPageView =
   | { state: 'LIVE'; partnerName: string; expiresAt: Date; hostedFields: HostedFields; prices: Array<{ label: string; amount: number }> }
   | { state: LinkState };
 
-const linkMessages: Record<LinkState, string> = {
+const linkMessages: Record<Exclude<LinkState, 'UNKNOWN'>, string> = {
   USED: 'This card link was already used; ask for a new one to change the card',
   REPLACED: 'This card link was replaced by a newer one; use the latest link you were sent',
   EXPIRED: 'This card link has expired; ask for a new one',
-  UNKNOWN: 'This card link is not valid',
 };
 
 export function createCardLinkService(deps: {
@@ -64,7 +63,8 @@ export function createCardLinkService(deps: {
     const state = stateOf(link, clock.now());
     if (state !== 'LIVE') return { state };
     const contact = await repo.findContact(db, tenantOf(link!.partner_id), link!.contact_id);
-    if (!contact || contact.archived_at) return { state: 'UNKNOWN' };
+    // An archived contact's link stops working, as a replaced one does.
+    if (!contact || contact.archived_at) return { state: 'REPLACED' };
     return { link: link!, contact };
   }
 
@@ -92,7 +92,10 @@ export function createCardLinkService(deps: {
     /** The hosted page hands over the gateway's token: the card is saved for off-session charges. */
     async saveCard(token: string, paymentToken: string): Promise<Static<typeof SavedCard>> {
       const live = await liveLink(token);
-      if ('state' in live) throw new AppError('LINK_INVALID', linkMessages[live.state]);
+      if ('state' in live) {
+        if (live.state === 'UNKNOWN') throw notFound('The card link');
+        throw new AppError('LINK_INVALID', linkMessages[live.state]);
+      }
       const { link, contact } = live;
       const tenant = tenantOf(link.partner_id);
       const attached = await deps.gateway.attach({

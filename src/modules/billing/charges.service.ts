@@ -35,12 +35,23 @@ function toCharge(row: repo.ChargeRow): Charge {
   };
 }
 
+/** The gate's rules, in order: the contact exists and is active, is not blocked, and has a card. */
+function assertBillable(contact: contacts.ContactRow | undefined, contactId: string, pointer: string): void {
+  if (!contact) throw new AppError('CONTACT_INVALID', `Contact ${contactId} was not found`, { pointer });
+  if (contact.archived_at) throw new AppError('CONTACT_INVALID', `Contact ${contactId} is archived`, { pointer });
+  if (contact.billing_blocked) throw new AppError('CONTACT_BILLING_BLOCKED', `Billing to contact ${contactId} is blocked by your account (PATCH billingBlocked: false to allow it)`);
+  if (contact.payment_failed_at) {
+    throw new AppError('CONTACT_BILLING_BLOCKED', `Contact ${contactId} has an unpaid billing run; it is billable again once a retry succeeds or a new card is saved (card-link)`);
+  }
+  if (!contact.payment_method_ref) throw new AppError('PAYMENT_METHOD_REQUIRED', `Contact ${contactId} has no saved card; send them a card link first`);
+}
+
 export function createChargeService(deps: { db: Database; clock: Clock; prices: PriceList; outbox: Outbox; queue: JobQueue; runWindowSeconds: number }) {
   const { db, clock } = deps;
 
   /** The contact's open run, opened (with its event and capture job) if there is none. */
   async function runFor(tx: Tx, tenant: Tenant, contactId: string, firstAmount: number): Promise<string> {
-    // Two tries: the open run seen by the insert may close before it can be locked.
+    // A few tries: the open run the insert ran into may close before it can be locked.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
       const captureAt = new Date(now.getTime() + deps.runWindowSeconds * 1000);
@@ -66,24 +77,22 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
      */
     async gate(tenant: Tenant, contactId?: string | null, pointer = '/contactId'): Promise<Payer> {
       if (contactId === undefined || contactId === null) return { billedTo: 'PARTNER' };
-      const contact = await contacts.findContact(db, tenant, contactId);
-      if (!contact) throw new AppError('CONTACT_INVALID', `Contact ${contactId} was not found`, { pointer });
-      if (contact.archived_at) throw new AppError('CONTACT_INVALID', `Contact ${contactId} is archived`, { pointer });
-      if (contact.billing_blocked) throw new AppError('CONTACT_BILLING_BLOCKED', `Billing to contact ${contactId} is blocked by your account (PATCH billingBlocked: false to allow it)`);
-      if (contact.payment_failed_at) {
-        throw new AppError('CONTACT_BILLING_BLOCKED', `Contact ${contactId} has an unpaid billing run; it is billable again once a retry succeeds or a new card is saved (card-link)`);
-      }
-      if (!contact.payment_method_ref) throw new AppError('PAYMENT_METHOD_REQUIRED', `Contact ${contactId} has no saved card; send them a card link first`);
+      assertBillable(await contacts.findContact(db, tenant, contactId), contactId, pointer);
       return { billedTo: 'CONTACT', contactId };
     },
 
     /**
      * Records the charge for one piece of work in the caller's transaction, so the work and its charge
-     * commit together or not at all. A contact's charge joins the contact's open billing run.
+     * commit together or not at all. A contact's charge joins the contact's open billing run. The
+     * contact is checked again here, locked, so a card removed or a block set since the gate counts.
+     * Charging the same work again (a retried job) answers the first charge.
      */
     async charge(tx: Tx, tenant: Tenant, input: { payer: Payer; product: Product; referenceId: string }): Promise<Charge> {
+      const existing = await repo.findChargeByReference(tx, tenant, input.product, input.referenceId);
+      if (existing) return toCharge(existing);
       const now = clock.now();
       const contactId = input.payer.billedTo === 'CONTACT' ? input.payer.contactId : null;
+      if (contactId) assertBillable(await contacts.findContact(tx, tenant, contactId, { lock: 'share' }), contactId, '/contactId');
       const amount = deps.prices[input.product];
       const runId = contactId ? await runFor(tx, tenant, contactId, amount) : null;
       const row = await repo.insertCharge(tx, {

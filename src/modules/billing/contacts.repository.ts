@@ -33,8 +33,10 @@ export async function insertContact(db: Executor, row: Pick<ContactRow, 'id' | '
   return inserted!;
 }
 
-export async function findContact(db: Executor, tenant: Tenant, id: string, options: { lock?: boolean } = {}): Promise<ContactRow | undefined> {
-  const rows = await db.query<ContactRow>(`SELECT ${columns} FROM contacts WHERE partner_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`, [tenant.partnerId, id]);
+/** `lock: true` takes the row for update; `'share'` only keeps others from changing it meanwhile. */
+export async function findContact(db: Executor, tenant: Tenant, id: string, options: { lock?: boolean | 'share' } = {}): Promise<ContactRow | undefined> {
+  const lock = options.lock === 'share' ? ' FOR SHARE' : options.lock ? ' FOR UPDATE' : '';
+  const rows = await db.query<ContactRow>(`SELECT ${columns} FROM contacts WHERE partner_id = $1 AND id = $2${lock}`, [tenant.partnerId, id]);
   return rows[0];
 }
 
