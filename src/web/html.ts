@@ -37,6 +37,7 @@ export function page(options: { title: string; body: Html; scripts?: string[] })
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${options.title}</title>
 <link rel="stylesheet" href="/hosted/assets/hosted.css">
 ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}

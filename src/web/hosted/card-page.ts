@@ -23,12 +23,16 @@ export function renderLinkState(state: LinkState): string {
   });
 }
 
+/** When the card is charged, in the holder's words. */
 function runWindowText(seconds: number): string {
-  if (seconds >= 86_400) return `once every ${Math.round(seconds / 86_400) === 1 ? 'day' : `${Math.round(seconds / 86_400)} days`}`;
-  if (seconds >= 3600) return `once every ${Math.round(seconds / 3600)} hours`;
-  if (seconds >= 60) return `once every ${Math.round(seconds / 60)} minutes`;
-  return 'shortly after each check';
+  const every = (n: number, unit: string) => `Charges are gathered and taken together, at most once ${n === 1 ? `a ${unit}` : `every ${n} ${unit}s`}.`;
+  if (seconds >= 86_400) return every(Math.round(seconds / 86_400), 'day');
+  if (seconds >= 3600) return every(Math.round(seconds / 3600), 'hour');
+  if (seconds >= 60) return every(Math.round(seconds / 60), 'minute');
+  return 'Each check is charged shortly after it is run.';
 }
+
+const expiryFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 export function renderCardPage(view: Extract<CardPageView, { state: 'LIVE' }>, options: { saveUrl: string; runWindowSeconds: number }): string {
   const fields = view.hostedFields;
@@ -56,7 +60,7 @@ export function renderCardPage(view: Extract<CardPageView, { state: 'LIVE' }>, o
   const body = html`<section class="panel" id="form-panel" aria-labelledby="title">
 <p class="partner">${view.partnerName}</p>
 <h1 id="title">Save a card for your checks</h1>
-<p>${view.partnerName} runs business and identity checks for you. Save a card and they can bill those checks to it. Charges are gathered and taken together, ${runWindowText(options.runWindowSeconds)} at most.</p>
+<p>${view.partnerName} runs business and identity checks for you. Save a card and they can bill those checks to it. ${runWindowText(options.runWindowSeconds)}</p>
 <table class="prices">
 <caption>What the card will be charged for</caption>
 <thead><tr><th scope="col">Check</th><th scope="col" class="amount">Price (AUD)</th></tr></thead>
@@ -73,7 +77,7 @@ ${cardFields}
 <button type="submit" id="submit">Save card</button>
 <p id="status" class="muted" role="status" aria-live="polite"></p>
 </form>
-<p class="muted small">Your card details go straight to our payment processor; they are never sent to or kept by this service. This link works once, until ${view.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.</p>
+<p class="muted small">Your card details go straight to our payment processor; they are never sent to or kept by this service. This link works once, until <span class="nowrap">${expiryFormat.format(view.expiresAt)} UTC</span>.</p>
 <noscript><p class="errors">This page needs JavaScript to pass your card to the payment processor securely.</p></noscript>
 </section>
 <section class="panel" id="saved-panel" aria-labelledby="saved-title" hidden>

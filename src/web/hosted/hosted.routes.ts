@@ -21,7 +21,7 @@ export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkSe
     const view = await deps.cardLinks.view(request.params.token);
     reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin');
     if (view.state !== 'LIVE') {
-      return reply.code(stateStatus[view.state]).header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'").send(renderLinkState(view.state));
+      return reply.code(stateStatus[view.state]).header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'").send(renderLinkState(view.state));
     }
     reply.header('content-security-policy', cardPageCsp(view));
     return renderCardPage(view, { saveUrl: `/hosted/v1/card-links/${request.params.token}`, runWindowSeconds: deps.runWindowSeconds });

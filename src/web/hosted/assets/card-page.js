@@ -134,7 +134,8 @@
             window.location.reload();
             return { done: true };
           }
-          var message = res.body.code === 'CARD_DECLINED' ? 'Your card was declined (' + res.body.declineCode + '). Try another card.' : res.body.detail || 'The card could not be saved. Try again.';
+          // The gateway's words for the card holder; the decline code is for the partner, not for them.
+          var message = res.body.code === 'CARD_DECLINED' ? (res.body.detail || 'Your card was declined.') + ' Try another card.' : res.body.detail || 'The card could not be saved. Try again.';
           return { problems: [{ message: message }] };
         });
       })
