@@ -135,7 +135,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const configured = createGateway(config, { db, clock });
     const gateway = overrides.wrapGateway ? overrides.wrapGateway(configured) : configured;
     const prices = priceListFrom(config);
-    const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue, logger: logger.child({ role: 'billing' }) });
+    const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue });
     const partners = createPartnerService({ db, clock, environment: config.ENVIRONMENT });
     const jobDefinitions: JobDefinition[] = [...platformJobs, ...billingJobs({ runs: billingRuns })];
 

@@ -9,7 +9,6 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import type { JobContext } from '../../platform/jobs/job.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { Logger } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import { tenantOf, type Tenant } from '../../platform/tenancy.ts';
 import type { ChargeResult, PaymentGateway } from '../../providers/gateway/gateway.ts';
@@ -24,7 +23,7 @@ export class GatewayUnavailableError extends Error {
   override name = 'GatewayUnavailableError';
 }
 
-export function createBillingRunService(deps: { db: Database; clock: Clock; gateway: PaymentGateway; outbox: Outbox; queue: JobQueue; logger: Logger }) {
+export function createBillingRunService(deps: { db: Database; clock: Clock; gateway: PaymentGateway; outbox: Outbox; queue: JobQueue }) {
   const { db, clock, gateway, outbox, queue } = deps;
 
   /** Step 1. Undefined when the run is not due (already settled, retry not yet due, or begun elsewhere). */
