@@ -1,6 +1,7 @@
 // Card links: a single-use URL a partner sends to a contact, leading to the hosted card page. The token
 // is shown once and never stored, only its HMAC; a new link for the contact replaces the old one.
 // The card number never reaches PVS: the page tokenises it with the gateway, PVS gets the token.
+import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
@@ -16,7 +17,6 @@ import type { Card, CardLink, SavedCard } from './billing.schemas.ts';
 import * as repo from './contacts.repository.ts';
 import { billingStatusOf, cardOf } from './contacts.service.ts';
 import { productLabels, type PriceList, type Product } from './prices.ts';
-import type { Static } from '@sinclair/typebox';
 
 const tokenShape = /^[A-Za-z0-9_-]{43}$/;
 
