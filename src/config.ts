@@ -41,6 +41,8 @@ const settings = {
   STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, doc: 'another address for the Stripe API (a local test server); unset means Stripe itself' },
   BILLING_RUN_WINDOW: { schema: Duration, default: undefined, doc: 'how long a contact\'s billing run gathers charges before the card is charged (`10s`, `30m`, `24h`); 10 s in sandbox, 24 h in production' },
   CARD_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 24, doc: 'how long a card link stays usable' },
+  SCREENING_MATCH_THRESHOLD: { schema: Type.Number({ minimum: 0.5, maximum: 1 }), default: 0.8, doc: 'screening score (0.5 to 1) at or above which a name is a possible match' },
+  SCREENING_REFRESH_SECONDS: { schema: Type.Integer({ minimum: 0, maximum: 3600 }), default: 10, doc: 'how often each node checks for a newer screening list version' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
   PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },

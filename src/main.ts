@@ -1,8 +1,10 @@
 // The `pvs` command.
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { runAdminCommand } from './cli/admin-client.ts';
 import { runServe, type Role } from './cli/serve.ts';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.ts';
+import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
 
 function config(): Config {
   loadDotEnv();
@@ -61,6 +63,67 @@ destination
       [`id          ${r.id}`, `secret      ${r.secret}   (shown once)`, `categories  ${r.categories.join(', ')}`].join('\n'),
     );
   });
+
+const screening = program.command('screening').description('sanctions and PEP lists');
+screening
+  .command('import')
+  .description('load a list file as a new list version (all or nothing)')
+  .addOption(new Option('--format <format>', 'the file\'s format').choices(['dfat', 'opensanctions', 'csv']).makeOptionMandatory())
+  .option('--list <name>', 'the list this file replaces (default: the format\'s name)')
+  .option('--json', 'print one JSON object')
+  .argument('<file>', 'the list file')
+  .action(async (file: string, options: { format: string; list?: string; json?: boolean }) => {
+    const input = { format: options.format, filePath: path.resolve(file), ...(options.list ? { list: options.list } : {}) };
+    const result = await runAdminCommand(config(), 'screening-import', input);
+    print(result, Boolean(options.json), (r: { list: string; version: number; previousVersion: number | null; entries: number; unchanged: boolean }) =>
+      r.unchanged
+        ? `${file} is already in force as list "${r.list}" (${r.entries} entries); list version ${r.version} is unchanged`
+        : `Imported ${r.entries} entries into list "${r.list}": list version ${r.version} is now in force (was ${r.previousVersion ?? 'none'})`,
+    );
+  });
+screening
+  .command('search')
+  .description('screen one person or business against the current list version')
+  .requiredOption('--name <name>', 'the name to screen')
+  .option('--dob <date>', 'date of birth, YYYY-MM-DD (people)')
+  .option('--country <code>', 'ISO 3166 alpha-2 country, e.g. RU')
+  .addOption(new Option('--kind <kind>', 'what the name is').choices(['person', 'business']).default('person'))
+  .option('--json', 'print one JSON object')
+  .action(async (options: { name: string; dob?: string; country?: string; kind: string; json?: boolean }) => {
+    const input = {
+      name: options.name,
+      kind: options.kind,
+      ...(options.dob ? { dateOfBirth: options.dob } : {}),
+      ...(options.country ? { country: options.country.toUpperCase() } : {}),
+    };
+    const result = (await runAdminCommand(config(), 'screening-search', input)) as SearchOutput;
+    print(result, Boolean(options.json), formatSearch);
+    if (result.outcome === 'UNAVAILABLE' && !options.json) process.exitCode = 3;
+  });
+screening
+  .command('status')
+  .description('the list version in force and the lists it holds')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'screening-status', {});
+    print(result, Boolean(options.json), (r: ListStatus) =>
+      r.version === null
+        ? 'No list is loaded: screening answers UNAVAILABLE. Load one with `pvs screening import`.'
+        : [`List version ${r.version}`, ...r.lists.map((l) => `  ${l.list.padEnd(16)} ${String(l.entries).padStart(7)} entries  ${l.format.padEnd(13)} ${l.fileName}  imported ${l.importedAt}`)].join('\n'),
+    );
+  });
+
+function formatSearch(r: SearchOutput): string {
+  if (r.outcome === 'UNAVAILABLE') return 'UNAVAILABLE: no list is loaded (see `pvs screening status`)';
+  const head = `${r.outcome} against list version ${r.listVersion}`;
+  return [
+    head,
+    ...r.matches.map((m) => {
+      const via = m.matchedName === m.name ? '' : ` (as "${m.matchedName}")`;
+      return `  ${m.score.toFixed(3)}  ${m.name}${via}  ${m.categories.join(',')}  ${m.list}:${m.entryId}  dob ${m.features.dateOfBirth}, country ${m.features.country}`;
+    }),
+  ].join('\n');
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -36,6 +36,7 @@ import { createCardLinkService, type CardLinkService } from './modules/billing/c
 import { createChargeService, type ChargeService } from './modules/billing/charges.service.ts';
 import { createContactService, type ContactService } from './modules/billing/contacts.service.ts';
 import { priceListFrom } from './modules/billing/prices.ts';
+import { createScreeningService, type ScreeningService } from './modules/screening/screening.service.ts';
 import type { PaymentGateway } from './providers/gateway/gateway.ts';
 import { createGateway } from './providers/gateway/index.ts';
 
@@ -59,6 +60,8 @@ export interface Services {
   /** The billing gate and charges, for every paid capability. */
   charges: ChargeService;
   billingRuns: BillingRunService;
+  /** Sanctions and PEP lists, and the matcher every capability screens people and businesses with. */
+  screening: ScreeningService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -200,6 +203,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       }),
       charges: createChargeService({ db, clock, prices, outbox, queue, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS }),
       billingRuns,
+      screening: createScreeningService({
+        db,
+        clock,
+        logger: logger.child({ module: 'screening' }),
+        threshold: config.SCREENING_MATCH_THRESHOLD,
+        refreshSeconds: config.SCREENING_REFRESH_SECONDS,
+      }),
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
 import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas.ts';
+import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
 import type { Services } from '../services.ts';
 
@@ -39,6 +40,37 @@ export const adminCommands: Record<string, AdminCommand> = {
       );
       return { id: created.id, secret: created.secret, url: created.url, categories: created.categories };
     },
+  }),
+  'screening-import': command({
+    name: 'screening-import',
+    input: Type.Object(
+      {
+        format: Type.Union([Type.Literal('dfat'), Type.Literal('opensanctions'), Type.Literal('csv')]),
+        // Absolute: the server reading it may have another working directory. Loopback only, so the same machine.
+        filePath: Type.String({ minLength: 1 }),
+        list: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,39}$' })),
+      },
+      { additionalProperties: false },
+    ),
+    run: (services, input) => services.screening.importList(input),
+  }),
+  'screening-search': command({
+    name: 'screening-search',
+    input: Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 300 }),
+        kind: Type.Optional(Type.Union([Type.Literal('person'), Type.Literal('business')])),
+        dateOfBirth: Type.Optional(Type.String({ format: 'date' })),
+        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+      },
+      { additionalProperties: false },
+    ),
+    run: (services, input) => services.screening.search(input),
+  }),
+  'screening-status': command({
+    name: 'screening-status',
+    input: Type.Object({}, { additionalProperties: false }),
+    run: (services) => services.screening.status(),
   }),
   migrate: command({
     name: 'migrate',

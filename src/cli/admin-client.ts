@@ -1,6 +1,8 @@
 // Runs an admin command wherever it can run safely: in this process when the database is PostgreSQL
 // or the embedded database is free, else inside the running server through its loopback endpoint.
 import { existsSync, readFileSync } from 'node:fs';
+import { Value } from '@sinclair/typebox/value';
+import { Agent, fetch } from 'undici';
 import { adminToken } from '../admin/admin-token.ts';
 import { adminCommands } from '../admin/commands.ts';
 import type { Config } from '../config.ts';
@@ -12,6 +14,11 @@ import { serverInfoPath } from './serve.ts';
 export async function runAdminCommand(config: Config, name: string, input: Record<string, unknown>): Promise<unknown> {
   const command = adminCommands[name];
   if (!command) throw new Error(`Unknown admin command ${name}`);
+  // Checked here as the admin endpoint checks it, so a bad option reads the same wherever the command runs.
+  if (!Value.Check(command.input, input)) {
+    const first = Value.Errors(command.input, input).First();
+    throw new Error(`${first?.path.slice(1) || 'input'}: ${first?.message}`);
+  }
   try {
     // createServices migrates as it opens, which would leave `migrate` nothing to report: it opens the database itself.
     if (name === 'migrate') return await migrateLocally(config);
@@ -45,6 +52,8 @@ async function runRemotely(config: Config, name: string, input: Record<string, u
   const info = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; adminUrl: string };
   const response = await fetch(`${info.adminUrl}/admin/v1/commands/${name}`, {
     method: 'POST',
+    // A large list import takes minutes; the default five-minute header timeout would cut it off.
+    dispatcher: new Agent({ headersTimeout: 0, bodyTimeout: 0 }),
     headers: { authorization: `Bearer ${adminToken(config.SECRET_KEY)}`, 'content-type': 'application/json' },
     body: JSON.stringify(input),
   });

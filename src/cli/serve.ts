@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from '../app.ts';
 import { ConfigError, type Config } from '../config.ts';
 import type { HttpApp } from '../platform/http/types.ts';
@@ -31,6 +32,15 @@ async function ensureDemoPartner(services: Services): Promise<string[]> {
     `  clientId      ${demo.clientId}`,
     `  clientSecret  ${demo.clientSecret}`,
   ];
+}
+
+/** The list the sandbox screens against until an operator imports real ones (CONTRACT §11, §13). */
+export const sandboxScreeningFixture = fileURLToPath(new URL('../../fixtures/screening/opensanctions-targets.simple.csv', import.meta.url));
+
+async function ensureSandboxScreeningList(services: Services): Promise<string[]> {
+  if (services.config.ENVIRONMENT !== 'sandbox' || (await services.screening.status()).version !== null) return [];
+  const imported = await services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });
+  return [`Screening: the sandbox fixture list (${imported.entries} entries) was loaded as list version ${imported.version}`];
 }
 
 export async function runServe(config: Config, role: Role): Promise<void> {
@@ -62,7 +72,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   let worker: Worker | undefined;
   let dispatcher: Dispatcher | undefined;
   let port = config.PORT;
-  let demoLines: string[] = [];
+  let startLines: string[] = [];
 
   try {
     // On PostgreSQL nothing else has created DATA_DIR (PGlite's lock and the sandbox secret-key file do).
@@ -70,7 +80,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     if (role !== 'worker') {
       // Before listening, so that /ready answers only once the start is complete. Where the API runs
       // only: a worker started beside it must not race it to a second demo partner.
-      demoLines = await ensureDemoPartner(services);
+      startLines = [...(await ensureDemoPartner(services)), ...(await ensureSandboxScreeningList(services))];
       app = await buildApp(services);
       await app.listen({ port: config.PORT, host: config.HOST });
       port = (app.server.address() as AddressInfo).port;
@@ -97,7 +107,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   const banner = [
     `PVS ${role === 'all' ? '' : `(${role}) `}running in ${config.ENVIRONMENT} on ${services.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,
     ...(app ? [`  API   ${config.PUBLIC_BASE_URL}`, `  Docs  ${config.PUBLIC_BASE_URL}/docs`] : []),
-    ...demoLines,
+    ...startLines,
   ];
   process.stdout.write(`${banner.join('\n')}\n`);
   logger.info({ role, port, database: services.db.kind }, 'started');

@@ -18,6 +18,7 @@ export const idPrefixes = {
   event: 'evt',
   destination: 'whd',
   monitoringAlert: 'mal',
+  screeningImport: 'sli',
   job: 'job',
   request: 'req',
   signingKey: 'key',

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { allAliases, fixtureDir, fixtureFiles, loadFixtureList } from '../../../../scripts/generate-screening-fixtures.ts';
+import { type ListEntry, ListFormatError } from '../list-entry.ts';
+import { readSimpleCsv } from './simple-csv.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pvs-simple-csv-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const header = 'id,kind,name,aliases,dateOfBirth,countries,categories,source';
+
+let files = 0;
+function csvFile(...lines: string[]): string {
+  const file = path.join(dir, `list-${++files}.csv`);
+  writeFileSync(file, lines.join('\r\n') + '\r\n');
+  return file;
+}
+
+async function readAll(file: string): Promise<ListEntry[]> {
+  const entries: ListEntry[] = [];
+  for await (const entry of readSimpleCsv(file)) entries.push(entry);
+  return entries;
+}
+
+async function formatError(file: string): Promise<ListFormatError> {
+  try {
+    await readAll(file);
+  } catch (error) {
+    if (error instanceof ListFormatError) return error;
+    throw error;
+  }
+  assert.fail('expected a ListFormatError');
+}
+
+describe('reading the simple CSV list format', () => {
+  it('reads the shipped fixture', async () => {
+    const entries = await readAll(path.join(fixtureDir, fixtureFiles.simple));
+    const expected = loadFixtureList().map((entry) => ({
+      entryId: entry.id,
+      kind: entry.kind,
+      name: entry.name,
+      aliases: allAliases(entry),
+      datesOfBirth: entry.datesOfBirth,
+      countries: entry.countries,
+      identifiers: [],
+      categories: entry.categories,
+      source: entry.source,
+    }));
+    assert.deepEqual(entries, expected);
+  });
+
+  it('accepts columns in any order, a BOM, CRLF, lower-case countries, and tidies names and lists', async () => {
+    const file = csvFile(
+      '\uFEFFsource,categories,countries,dateOfBirth,aliases,name,kind,id',
+      'Our list,SANCTIONS;PEP;SANCTIONS,ru;UA;RU,1961-03-14;1961,"Boris  Karlof ; boris ivanovich karlov;Boris Karlof;",  Boris Ivanovich   KARLOV ,person, x-1 ',
+      'Our list,ADVERSE_MEDIA,ae,,,Northwind Trading FZE,business,x-2',
+    );
+    assert.deepEqual(await readAll(file), [
+      {
+        entryId: 'x-1',
+        kind: 'person',
+        name: 'Boris Ivanovich KARLOV',
+        aliases: ['Boris Karlof'],
+        datesOfBirth: ['1961-03-14', '1961'],
+        countries: ['RU', 'UA'],
+        identifiers: [],
+        categories: ['SANCTIONS', 'PEP'],
+        source: 'Our list',
+      },
+      { entryId: 'x-2', kind: 'business', name: 'Northwind Trading FZE', aliases: [], datesOfBirth: [], countries: ['AE'], identifiers: [], categories: ['ADVERSE_MEDIA'], source: 'Our list' },
+    ]);
+  });
+
+  it('requires exactly its header columns', async () => {
+    const missing = await formatError(csvFile('id,kind,name,aliases,dateOfBirth,countries,source'));
+    assert.deepEqual([missing.row, missing.column], [1, 'categories']);
+    const extra = await formatError(csvFile(`${header},identifiers`));
+    assert.deepEqual([extra.row, extra.column], [1, 'identifiers']);
+    const twice = await formatError(csvFile(`${header},name`));
+    assert.deepEqual([twice.row, twice.column], [1, 'name']);
+    const empty = await formatError(csvFile(''));
+    assert.equal(empty.row, 1);
+  });
+
+  // Each bad row comes after a good one, so the line reported is not just "the first data row".
+  const good = 'ok-1,person,Ossian VEY,,1960,SE,PEP,Our list';
+  const cases: Array<[string, string, string | undefined, RegExp]> = [
+    ['an unknown category', 'x,person,Pelle ARNKVIST,,,,SANCTION,Our list', 'categories', /"SANCTION" is not a category/],
+    ['no category', 'x,person,Pelle ARNKVIST,,,,,Our list', 'categories', /no category/],
+    ['a lower-case category', 'x,person,Pelle ARNKVIST,,,,pep,Our list', 'categories', /"pep" is not a category/],
+    ['an unknown kind', 'x,individual,Pelle ARNKVIST,,,,PEP,Our list', 'kind', /expected person or business/],
+    ['an invalid country', 'x,person,Pelle ARNKVIST,,,Sweden,PEP,Our list', 'countries', /"Sweden" is not an ISO 3166-1 alpha-2/],
+    ['a made-up country code', 'x,person,Pelle ARNKVIST,,,EU,PEP,Our list', 'countries', /"EU"/],
+    ['an impossible date', 'x,person,Pelle ARNKVIST,,1961-02-29,,PEP,Our list', 'dateOfBirth', /"1961-02-29" is not a date/],
+    ['a date in another form', 'x,person,Pelle ARNKVIST,,14/03/1961,,PEP,Our list', 'dateOfBirth', /expected YYYY, YYYY-MM or YYYY-MM-DD/],
+    ['a business with a date of birth', 'x,business,Harrow Vale Ltd,,1999,,PEP,Our list', 'dateOfBirth', /a business has no date of birth/],
+    ['an empty name', 'x,person, ,,,,PEP,Our list', 'name', /the name is empty/],
+    ['an empty id', ',person,Pelle ARNKVIST,,,,PEP,Our list', 'id', /the id is empty/],
+    ['an empty source', 'x,person,Pelle ARNKVIST,,,,PEP,', 'source', /the source is empty/],
+    ['a duplicate id', 'ok-1,person,Pelle ARNKVIST,,,,PEP,Our list', 'id', /duplicate id "ok-1" \(first at row 2\)/],
+    ['a ragged row', 'x,person,Pelle ARNKVIST,,,,PEP', undefined, /expected 8 fields like the header, found 7/],
+  ];
+  for (const [what, line, column, reason] of cases) {
+    it(`rejects ${what} with its line and column`, async () => {
+      const error = await formatError(csvFile(header, good, line));
+      assert.equal(error.row, 3);
+      assert.equal(error.column, column);
+      assert.match(error.reason, reason);
+      assert.match(error.message, /^row 3/);
+    });
+  }
+});

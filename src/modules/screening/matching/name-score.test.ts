@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { prepareName, scoreNames } from './name-score.ts';
+
+const person = (a: string, b: string) => scoreNames(prepareName(a, 'person'), prepareName(b, 'person'), 'person').score;
+const business = (a: string, b: string) => scoreNames(prepareName(a, 'business'), prepareName(b, 'business'), 'business').score;
+
+describe('name similarity', () => {
+  it('is 1 for the same name in another order, case or script', () => {
+    assert.equal(person('Karlov Boris Ivanovich', 'Boris Ivanovich KARLOV'), 1);
+    assert.equal(person('Борис Иванович Карлов', 'Boris Ivanovich Karlov'), 1);
+  });
+
+  it('costs a little for a missing middle name, and an initial stands for its word', () => {
+    const missing = person('Boris Karlov', 'Boris Ivanovich Karlov');
+    assert.ok(missing >= 0.9 && missing < 1, String(missing));
+    assert.ok(person('B. Karlov', 'Boris Karlov') >= 0.85);
+    assert.ok(person('C. Karlov', 'Boris Karlov') < 0.5);
+  });
+
+  it('keeps transliterations and single typos in long names above 0.85', () => {
+    assert.ok(person('Muhammad Qadri', 'Mohammed Qadri') >= 0.85);
+    assert.ok(person('Vladislav Kurenov', 'Vladislav Kurenkov') >= 0.85);
+    assert.ok(person('Amira Elsayed', 'Amira El-Sayed') === 1);
+    assert.ok(person('Kim Minjun', 'Kim Min-jun') >= 0.9);
+  });
+
+  it('keeps names sharing only one token, or differing in several, below 0.8', () => {
+    assert.ok(person('Dmitri Karlov', 'Boris Karlov') < 0.8);
+    assert.ok(person('Karlov', 'Boris Karlov') <= 0.7, 'a surname alone');
+    assert.ok(person('Borislav Karpov', 'Boris Karlov') < 0.8);
+    assert.ok(person('Hassan Rahmani', 'Hussein Rahimi') < 0.8);
+    assert.ok(person('Wang Jun', 'Wang Jian') < 0.8);
+  });
+
+  it('ignores legal forms but not distinctive words in business names', () => {
+    assert.equal(business('Northwind Trading Pty Ltd', 'Northwind Trading FZE'), 1);
+    assert.ok(business('Nortwind Trading', 'Northwind Trading') >= 0.9);
+    assert.ok(business('Northwind Logistics', 'Northwind Trading') < 0.8);
+    assert.ok(business('Global Mining LLC', 'Global Trading LLC') < 0.8);
+  });
+});

@@ -1,0 +1,140 @@
+// The screening engine every capability calls: lookups screen owners, verifications screen individuals,
+// monitoring re-screens contacts when a new list version arrives.
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/database.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { createCurrentIndex } from './current-index.ts';
+import { createListImporter, type ImportRequest, type ImportResult } from './list-import.ts';
+import type { EntryKind, ScreeningCategory } from './list-entry.ts';
+import type { Match, ScreeningQuery } from './matching/screening-index.ts';
+import * as repo from './screening.repository.ts';
+
+export type ScreeningOutcome = 'CLEAR' | 'POSSIBLE_MATCH' | 'UNAVAILABLE';
+
+export interface ScreeningResult {
+  outcome: ScreeningOutcome;
+  /** The list version screened against; null when none could be. */
+  listVersion: number | null;
+  /** Best first. Empty unless POSSIBLE_MATCH. */
+  matches: Match[];
+}
+
+export interface PersonSubject {
+  /** The legal name first, then any other names the person is known by. */
+  names: string[];
+  dateOfBirth?: string;
+  countries?: string[];
+}
+
+export interface BusinessSubject {
+  name: string;
+  identifiers?: string[];
+  countries?: string[];
+}
+
+export type RescreenSubject = { subjectId: string } & ({ kind: 'person'; person: PersonSubject } | { kind: 'business'; business: BusinessSubject });
+
+export interface RescreenResult {
+  subjectId: string;
+  listVersion: number;
+  /** Only matches on entries that the earlier version did not hold in this form. */
+  matches: Match[];
+}
+
+export interface SearchInput {
+  name: string;
+  kind?: EntryKind;
+  dateOfBirth?: string;
+  country?: string;
+}
+
+/** What `pvs screening search --json` prints (CONTRACT §11). */
+export interface SearchOutput {
+  outcome: ScreeningOutcome;
+  listVersion: number | null;
+  matches: Array<{ entryId: string; list: string; name: string; matchedName: string; score: number; categories: ScreeningCategory[]; features: Match['features'] }>;
+}
+
+export interface ListStatus {
+  version: number | null;
+  lists: Array<{ list: string; format: string; fileName: string; entries: number; importedAt: string }>;
+}
+
+export type ScreeningService = ReturnType<typeof createScreeningService>;
+
+export function createScreeningService(deps: { db: Database; clock: Clock; logger: Logger; threshold: number; refreshSeconds: number }) {
+  const current = createCurrentIndex(deps);
+  const importList = createListImporter({ db: deps.db, clock: deps.clock, onImported: () => current.invalidate() });
+
+  async function screen(query: ScreeningQuery): Promise<ScreeningResult> {
+    let loaded;
+    try {
+      loaded = await current.get();
+    } catch (error) {
+      deps.logger.error({ err: error }, 'screening index could not be loaded');
+      return { outcome: 'UNAVAILABLE', listVersion: null, matches: [] };
+    }
+    // No list loaded is not "no match": nothing was screened.
+    if (!loaded) return { outcome: 'UNAVAILABLE', listVersion: null, matches: [] };
+    const matches = loaded.index.search(query, deps.threshold);
+    return { outcome: matches.length > 0 ? 'POSSIBLE_MATCH' : 'CLEAR', listVersion: loaded.version, matches };
+  }
+
+  const personQuery = (p: PersonSubject): ScreeningQuery => ({ kind: 'person', names: p.names, dateOfBirth: p.dateOfBirth, countries: p.countries });
+  const businessQuery = (b: BusinessSubject): ScreeningQuery => ({ kind: 'business', names: [b.name], identifiers: b.identifiers, countries: b.countries });
+
+  return {
+    importList: (request: ImportRequest): Promise<ImportResult> => importList(request),
+
+    screenPerson: (subject: PersonSubject) => screen(personQuery(subject)),
+
+    screenBusiness: (subject: BusinessSubject) => screen(businessQuery(subject)),
+
+    /**
+     * Screens every subject against the current version and yields those with matches on entries that
+     * are new or changed since `sinceVersion` (by default the version before the current one). An entry
+     * carried over unchanged scored the same before, so what it matched was already reported.
+     */
+    async *rescreenAll(subjects: Iterable<RescreenSubject> | AsyncIterable<RescreenSubject>, options: { sinceVersion?: number } = {}): AsyncGenerator<RescreenResult> {
+      const loaded = await current.get();
+      if (!loaded) return;
+      const since = options.sinceVersion ?? loaded.version - 1;
+      const earlier = since >= 1 ? await repo.entryHashesOfVersion(deps.db, since) : new Map<string, string>();
+      for await (const subject of subjects) {
+        const query = subject.kind === 'person' ? personQuery(subject.person) : businessQuery(subject.business);
+        const matches = loaded.index.search(query, deps.threshold).filter((m) => earlier.get(`${m.entry.list}|${m.entry.entryId}`) !== m.entry.contentHash);
+        if (matches.length > 0) yield { subjectId: subject.subjectId, listVersion: loaded.version, matches };
+      }
+    },
+
+    async search(input: SearchInput): Promise<SearchOutput> {
+      const countries = input.country ? [input.country] : undefined;
+      const result =
+        input.kind === 'business'
+          ? await screen(businessQuery({ name: input.name, countries }))
+          : await screen(personQuery({ names: [input.name], dateOfBirth: input.dateOfBirth, countries }));
+      return {
+        outcome: result.outcome,
+        listVersion: result.listVersion,
+        matches: result.matches.map((m) => ({
+          entryId: m.entry.entryId,
+          list: m.entry.list,
+          name: m.entry.name,
+          matchedName: m.matchedName,
+          score: m.score,
+          categories: m.entry.categories,
+          features: m.features,
+        })),
+      };
+    },
+
+    async status(): Promise<ListStatus> {
+      const version = await repo.findCurrentVersion(deps.db);
+      const lists = version === null ? [] : await repo.listsOfVersion(deps.db, version);
+      return {
+        version,
+        lists: lists.map((l) => ({ list: l.list, format: l.format, fileName: l.file_name, entries: l.entry_count, importedAt: l.imported_at.toISOString() })),
+      };
+    },
+  };
+}
