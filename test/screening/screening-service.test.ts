@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import writeExcelFile from 'write-excel-file/node';
 import { createManualClock } from '../../src/platform/clock.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+import { createScreeningService } from '../../src/modules/screening/screening.service.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 
@@ -126,6 +129,91 @@ describe('importing lists', () => {
     await assert.rejects(t.services.screening.importList({ format: 'csv', filePath: path.join(dir, 'missing.csv') }), /Cannot read .*missing\.csv/);
     await assert.rejects(t.services.screening.importList({ format: 'dfat', filePath: simpleFixture }), /not an \.xlsx workbook|xlsx/i);
     assert.equal((await t.services.screening.status()).version, 3);
+  });
+});
+
+describe('a malformed file in each format', () => {
+  let t: TestContext;
+  before(async () => {
+    t = await createTestContext();
+    await t.services.screening.importList({ format: 'opensanctions', filePath: openSanctionsFixture });
+  });
+  after(() => t.close());
+
+  const dfatHeader = ['Reference', 'Name of Individual or Entity', 'Type', 'Name Type', 'Date of Birth', 'Citizenship', 'Address'];
+  const malformed: Array<[string, 'dfat' | 'opensanctions' | 'csv', () => Promise<string>, RegExp]> = [
+    [
+      'a DFAT listing with no Primary Name row',
+      'dfat',
+      async () => {
+        const file = path.join(dir, 'no-primary.xlsx');
+        await writeExcelFile([
+          dfatHeader,
+          [1, 'Ivan SIDOROV', 'Individual', 'Primary Name', '01/01/1970', 'Russian', null],
+          [2, 'Olga Sidorova', 'Individual', 'aka', null, null, null],
+        ]).toFile(file);
+        return file;
+      },
+      /no-primary\.xlsx: row 3, column "Name Type"/,
+    ],
+    [
+      'an OpenSanctions row with fewer fields than the header',
+      'opensanctions',
+      async () => {
+        const file = path.join(dir, 'ragged.csv');
+        writeFileSync(file, 'id,schema,name,aliases,birth_date,countries,identifiers,sanctions,dataset\nos-1,Person,Ivan Sidorov,,1970,ru,,Sanctioned,Test\nos-2,Person,Olga Sidorova\n');
+        return file;
+      },
+      /ragged\.csv: row 3/,
+    ],
+    ['a simple CSV with an unknown kind', 'csv', async () => writeList('bad-kind.csv', ['k1,vessel,Sea Star,,,PA,SANCTIONS,test']), /bad-kind\.csv: row 2, column "kind"/],
+  ];
+
+  for (const [what, format, write, message] of malformed) {
+    it(`refuses ${what} and changes nothing`, async () => {
+      const before = await tableCounts(t.services);
+      await assert.rejects(t.services.screening.importList({ format, filePath: await write() }), (error: Error) => {
+        assert.match(error.message, message);
+        assert.match(error.message, /Nothing was imported; list version 1 stays in force/);
+        return true;
+      });
+      assert.deepEqual(await tableCounts(t.services), before);
+      assert.equal((await t.services.screening.screenPerson({ names: ['Boris Karlov'] })).listVersion, 1);
+    });
+  }
+});
+
+describe('a database that cannot be read', () => {
+  let t: TestContext;
+  let failing = false;
+  before(async () => (t = await createTestContext()));
+  after(() => t.close());
+
+  // The test database, failing every query while `failing` is set, as when PostgreSQL is unreachable.
+  const flaky = (db: Database): Database =>
+    new Proxy(db, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return (...args: Parameters<Database['query']>) => (failing ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) : target.query(...args));
+      },
+    });
+
+  it('answers UNAVAILABLE on a node holding no version, and keeps screening on one that holds one', async () => {
+    const clock = createManualClock(new Date());
+    const screening = createScreeningService({ db: flaky(t.database.db), clock, logger: t.services.logger, threshold: 0.8, refreshSeconds: 10 });
+    failing = true;
+    assert.equal((await screening.screenPerson({ names: ['Boris Karlov'] })).outcome, 'UNAVAILABLE');
+
+    failing = false;
+    await t.services.screening.importList({ format: 'opensanctions', filePath: openSanctionsFixture });
+    clock.advance(10_000);
+    assert.equal((await screening.screenPerson({ names: ['Boris Karlov'] })).outcome, 'POSSIBLE_MATCH');
+
+    failing = true;
+    clock.advance(10_000);
+    const held = await screening.screenPerson({ names: ['Boris Karlov'] });
+    assert.deepEqual([held.outcome, held.listVersion], ['POSSIBLE_MATCH', 1]);
+    assert.ok(t.logs.some((l) => l.msg === 'screening index refresh failed; still using the loaded version'));
   });
 });
 
