@@ -31,3 +31,22 @@ export interface AbnRegister {
   /** The ABN record of the company with this ACN. */
   findByAcn(acn: string): Promise<RegisterResult<AbnRecord>>;
 }
+
+/** What the company register says about a company (ASIC). Dates are YYYY-MM-DD. */
+export interface CompanyRecord {
+  acn: string;
+  name: string;
+  /** ASIC's codes: type `APTY` (proprietary) or `APUB` (public); class `LMSH` (limited by shares)… */
+  type: string;
+  class: string | null;
+  subClass: string | null;
+  /** ASIC's status code: `REGD` registered, `DRGD` deregistered, `EXAD` external administration, `SOFF` strike-off… */
+  status: string;
+  registeredOn: string | null;
+  deregisteredOn: string | null;
+  abn: string | null;
+}
+
+export interface CompanyRegister {
+  findCompany(acn: string): Promise<RegisterResult<CompanyRecord>>;
+}
