@@ -46,3 +46,6 @@ export function compareCountries(query: readonly string[] | undefined, listed: r
   const evidence: CountryEvidence = query.some((c) => listed.includes(c)) ? 'MATCH' : 'MISMATCH';
   return { evidence, adjustment: countryAdjustment[evidence] };
 }
+
+/** The most the evidence can add to a name's score: how far below the threshold a name can still match. */
+export const maxEvidenceBonus = dobAdjustment.EXACT + countryAdjustment.MATCH;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { prepareName, scoreNames } from './name-score.ts';
+import { nameVariants, prepareName, scoreNames } from './name-score.ts';
 
 const person = (a: string, b: string) => scoreNames(prepareName(a, 'person'), prepareName(b, 'person'), 'person').score;
 const business = (a: string, b: string) => scoreNames(prepareName(a, 'business'), prepareName(b, 'business'), 'business').score;
@@ -22,7 +22,14 @@ describe('name similarity', () => {
     assert.ok(person('Muhammad Qadri', 'Mohammed Qadri') >= 0.85);
     assert.ok(person('Vladislav Kurenov', 'Vladislav Kurenkov') >= 0.85);
     assert.ok(person('Amira Elsayed', 'Amira El-Sayed') === 1);
-    assert.ok(person('Kim Minjun', 'Kim Min-jun') >= 0.9);
+  });
+
+  it('compares names split differently through their joined variants', () => {
+    const best = (a: string, b: string) =>
+      Math.max(...nameVariants(prepareName(a, 'person')).flatMap((x) => nameVariants(prepareName(b, 'person')).map((y) => scoreNames(x, y, 'person').score)));
+    assert.equal(best('Kim Minjun', 'Kim Min-jun'), 1);
+    assert.equal(best('Abdelrahman Saleh', 'Abdel Rahman Saleh'), 1);
+    assert.ok(person('Kim Minjun', 'Kim Min-jun') < 0.8, 'not without the variants');
   });
 
   it('keeps names sharing only one token, or differing in several, below 0.8', () => {
@@ -31,6 +38,12 @@ describe('name similarity', () => {
     assert.ok(person('Borislav Karpov', 'Boris Karlov') < 0.8);
     assert.ok(person('Hassan Rahmani', 'Hussein Rahimi') < 0.8);
     assert.ok(person('Wang Jun', 'Wang Jian') < 0.8);
+    assert.ok(person('Ivan B. Karlov', 'Boris Karlov') < 0.8, 'one shared word and an initial');
+    assert.ok(person('Juan Correz Lares', 'Juan Garcia') < 0.8, 'consonant skeletons alike, spellings not');
+  });
+
+  it('gives initials alone nothing', () => {
+    assert.equal(person('B. I.', 'Boris Ivanovich'), 0);
   });
 
   it('ignores legal forms but not distinctive words in business names', () => {

@@ -1,8 +1,8 @@
 // The in-memory index of one list version: every name of every entry, prepared once, and an inverted
 // index from phonetic code to names so that a query scores only the names that sound like it.
 import type { EntryKind, ListEntry } from '../list-entry.ts';
-import { compareCountries, compareDateOfBirth, type CountryEvidence, type DateOfBirthEvidence } from './evidence.ts';
-import { prepareName, scoreNames, type PreparedName } from './name-score.ts';
+import { compareCountries, compareDateOfBirth, maxEvidenceBonus, type CountryEvidence, type DateOfBirthEvidence } from './evidence.ts';
+import { directSimilarity, nameVariants, prepareName, scoreNames, weakPairCap, wholeWords, type PairSimilarity, type PreparedName } from './name-score.ts';
 
 export interface IndexedEntry extends ListEntry {
   /** The list the entry came from ("dfat", "opensanctions", …): entry ids are unique within a list. */
@@ -43,6 +43,10 @@ export interface Match {
 interface IndexedName extends PreparedName {
   entry: number;
   alias: boolean;
+  /** Single-letter tokens: they pair without a shared key. */
+  initials: number;
+  /** Tokens longer than an initial: a person needs two of them paired when both names have two. */
+  wholeWords: number;
 }
 
 export interface ScreeningIndex {
@@ -67,13 +71,15 @@ export function identifierKey(value: string): string | undefined {
 }
 
 /**
- * The keys a token is found by: its phonetic codes, itself, and (from five letters) itself with any one
- * letter left out, so that two tokens one typing mistake apart always share a key.
+ * The keys a token is found by: itself; its phonetic codes from four letters (shorter tokens pair only
+ * when equal); and from five letters itself with any one letter left out, so that two tokens one typing
+ * mistake apart always share a key. These are exactly the pairs `tokenSimilarity` scores above
+ * `weakPairCap`.
  */
 function blockingKeys(token: string, codes: readonly string[]): string[] {
   if (token.length < 2) return [];
-  const keys = codes.map((code) => `p:${code}`);
-  keys.push(`t:${token}`);
+  const keys = [`t:${token}`];
+  if (token.length >= 4) for (const code of codes) keys.push(`p:${code}`);
   if (token.length >= 5) for (let i = 0; i < token.length; i++) keys.push(`t:${token.slice(0, i)}${token.slice(i + 1)}`);
   return keys;
 }
@@ -86,26 +92,43 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   // Two levels, so that a token shared by many names is keyed once: key → tokens → names.
   const tokenIds = new Map<string, number>();
   const namesOfToken: number[][] = [];
+  /**
+   * The same postings split by the shape of the name: names with an initial, and names without one by
+   * their number of words (1, 2, 3, 4 or more). A query's commonest word walks only the shapes that
+   * could match on that word alone.
+   */
+  const shapedNamesOfToken: number[][][] = [];
   const tokensOfKey = new Map<string, number[]>();
-  const prepared = new Map<string, PreparedName>();
+  const prepared = new Map<string, PreparedName[]>();
+
+  function addName(variant: PreparedName, kind: EntryKind, entry: number, alias: boolean): number {
+    const ids: number[] = [];
+    const words = wholeWords(variant);
+    const id = names.push({ ...variant, tokenIds: ids, entry, alias, initials: variant.tokens.length - words, wholeWords: words }) - 1;
+    namesOfKind[kind].push(id);
+    variant.tokens.forEach((token, i) => {
+      const tokenKey = `${kind}|${token}`;
+      let tokenId = tokenIds.get(tokenKey);
+      if (tokenId === undefined) {
+        tokenId = namesOfToken.push([]) - 1;
+        tokenIds.set(tokenKey, tokenId);
+        for (const key of blockingKeys(token, variant.codes[i]!)) appendOnce(listOf(tokensOfKey, `${kind}|${key}`), tokenId);
+      }
+      appendOnce(namesOfToken[tokenId]!, id);
+      appendOnce(((shapedNamesOfToken[tokenId] ??= [[], [], [], [], []])[shapeOf(variant.tokens.length - words, words)]!), id);
+      ids.push(tokenId);
+    });
+    return id;
+  }
 
   entries.forEach((entry, entryIndex) => {
     for (const [text, alias] of [[entry.name, false], ...entry.aliases.map((a) => [a, true] as const)] as const) {
       const cacheKey = `${entry.kind}|${text}`;
-      const name = prepared.get(cacheKey) ?? prepareName(text, entry.kind);
-      prepared.set(cacheKey, name);
-      const id = names.push({ ...name, entry: entryIndex, alias }) - 1;
-      if (!alias) primaryNameOf[entryIndex] = id;
-      namesOfKind[entry.kind].push(id);
-      name.tokens.forEach((token, i) => {
-        const tokenKey = `${entry.kind}|${token}`;
-        let tokenId = tokenIds.get(tokenKey);
-        if (tokenId === undefined) {
-          tokenId = namesOfToken.push([]) - 1;
-          tokenIds.set(tokenKey, tokenId);
-          for (const key of blockingKeys(token, name.codes[i]!)) appendOnce(listOf(tokensOfKey, `${entry.kind}|${key}`), tokenId);
-        }
-        appendOnce(namesOfToken[tokenId]!, id);
+      const variants = prepared.get(cacheKey) ?? nameVariants(prepareName(text, entry.kind));
+      prepared.set(cacheKey, variants);
+      variants.forEach((variant, v) => {
+        const id = addName(variant, entry.kind, entryIndex, alias);
+        if (!alias && v === 0) primaryNameOf[entryIndex] = id;
       });
     }
     for (const identifier of entry.identifiers) {
@@ -114,29 +137,103 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     }
   });
 
-  // Marks tokens and names already seen for the current query without allocating sets per query.
-  const seenName = new Uint32Array(names.length);
+  // Per name, for the query being screened: how many of its tokens could pair through a shared key.
+  // Stamps instead of clearing arrays between queries.
+  const hits = new Uint8Array(names.length);
+  const hitRun = new Uint32Array(names.length);
+  const groupHits = new Uint8Array(names.length);
+  const groupStamp = new Uint32Array(names.length);
   const seenToken = new Uint32Array(namesOfToken.length);
+  let run = 0;
   let stamp = 0;
 
-  function* candidates(kind: EntryKind, queryName: PreparedName): Generator<number> {
-    stamp++;
-    for (let i = 0; i < queryName.tokens.length; i++) {
-      for (const key of blockingKeys(queryName.tokens[i]!, queryName.codes[i]!)) {
-        for (const tokenId of tokensOfKey.get(`${kind}|${key}`) ?? []) {
-          if (seenToken[tokenId] === stamp) continue;
-          seenToken[tokenId] = stamp;
-          for (const id of namesOfToken[tokenId]!) {
-            if (seenName[id] === stamp) continue;
-            seenName[id] = stamp;
-            yield id;
+  /**
+   * The names that can reach the threshold. A pair of tokens that shares no key (a phonetic code, the
+   * token itself or a one-mistake neighbour) is an initial or scores at most `weakPairCap`, so a name
+   * needs all its other pairs keyed, less the weak pairs the threshold can afford. Query tokens sharing
+   * keys ("Mohammed … Muhammad") are counted as a group, never more often than the name has tokens
+   * they reach, so that a common name does not pass on one word counted twice.
+   *
+   * The query's commonest group (Mohammed, Kim) is not walked name by name when the threshold affords
+   * no weak pair: it adds to the names the other words found, and walks only the names that could
+   * reach the threshold on it alone (few enough words, or initials to pair with the query's other words).
+   */
+  function* candidates(kind: EntryKind, queryName: PreparedName, threshold: number): Generator<number> {
+    run++;
+    const touched: number[] = [];
+    const weakPairsAffordable = Math.floor((1 + maxEvidenceBonus - threshold) / (1 - weakPairCap) + 1e-9);
+    const queryInitials = queryName.tokens.length - wholeWords(queryName);
+    const groups = keyGroups(queryName).map((group) => ({ ...group, tokens: tokensReached(kind, group.keys) }));
+    const skipped = weakPairsAffordable === 0 && groups.length > 1 ? commonest(groups) : undefined;
+    if (skipped) groups.push(...groups.splice(groups.indexOf(skipped), 1));
+
+    for (const group of groups) {
+      stamp++;
+      // A name found only through the skipped group needs as few words as that group can pair, plus the query's initials.
+      const shapes = group === skipped ? walkedShapes(group.size + queryInitials) : allShapes;
+      for (const tokenId of group.tokens) {
+        for (const shape of shapes) {
+          for (const id of shapedNamesOfToken[tokenId]![shape]!) {
+            if (hitRun[id] !== run) {
+              hitRun[id] = run;
+              hits[id] = 0;
+              touched.push(id);
+            }
+            if (groupStamp[id] !== stamp) {
+              groupStamp[id] = stamp;
+              groupHits[id] = 0;
+            }
+            const before = Math.min(group.size, groupHits[id]!);
+            groupHits[id] = groupHits[id]! + occurrences(names[id]!.tokenIds!, tokenId);
+            hits[id] = hits[id]! + Math.min(group.size, groupHits[id]!) - before;
           }
         }
       }
+      if (group === skipped) {
+        // The names the other groups found that the walk above left out: the skipped group's share, looked up.
+        const reached = new Set(group.tokens);
+        for (const id of touched) {
+          if (groupStamp[id] === stamp) continue;
+          let count = 0;
+          for (const tokenId of names[id]!.tokenIds!) if (reached.has(tokenId)) count++;
+          hits[id] = hits[id]! + Math.min(group.size, count);
+        }
+      }
+    }
+
+    for (const id of touched) {
+      const name = names[id]!;
+      const pairs = Math.min(queryName.tokens.length, name.tokens.length);
+      if (hits[id]! >= Math.max(1, pairs - queryInitials - name.initials - weakPairsAffordable)) yield id;
     }
   }
 
-  function run(query: ScreeningQuery, threshold: number, candidatesOf: (name: PreparedName) => Iterable<number>): Match[] {
+  /** The tokens a group's keys reach, each once. */
+  function tokensReached(kind: EntryKind, keys: Set<string>): number[] {
+    stamp++;
+    const tokens: number[] = [];
+    for (const key of keys) {
+      for (const tokenId of tokensOfKey.get(`${kind}|${key}`) ?? []) {
+        if (seenToken[tokenId] === stamp) continue;
+        seenToken[tokenId] = stamp;
+        tokens.push(tokenId);
+      }
+    }
+    return tokens;
+  }
+
+  /** The group reaching the most names. */
+  function commonest<G extends { tokens: number[] }>(groups: G[]): G | undefined {
+    let found: G | undefined;
+    let most = -1;
+    for (const group of groups) {
+      const volume = group.tokens.reduce((n, t) => n + namesOfToken[t]!.length, 0);
+      if (volume > most) [found, most] = [group, volume];
+    }
+    return found;
+  }
+
+  function screen(query: ScreeningQuery, threshold: number, candidatesOf: (name: PreparedName) => Iterable<number>): Match[] {
     const best = new Map<number, Match>();
     const identified = new Set<number>();
     for (const identifier of query.identifiers ?? []) {
@@ -144,31 +241,49 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
       for (const entry of (key && byIdentifier.get(key)) || []) if (entries[entry]!.kind === query.kind) identified.add(entry);
     }
     for (const text of query.names) {
-      const queryName = prepareName(text, query.kind);
-      for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold);
+      for (const queryName of nameVariants(prepareName(text, query.kind))) {
+        const similarity = cachedSimilarity(queryName);
+        for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold, similarity);
+      }
     }
     for (const entry of identified) {
       if (best.has(entry)) continue;
-      consider(best, query, prepareName(query.names[0] ?? '', query.kind), names[primaryNameOf[entry]!]!, true, threshold);
+      consider(best, query, prepareName(query.names[0] ?? '', query.kind), names[primaryNameOf[entry]!]!, true, threshold, directSimilarity);
     }
     return [...best.values()].sort((a, b) => b.score - a.score || a.entry.entryId.localeCompare(b.entry.entryId));
   }
 
-  function consider(best: Map<number, Match>, query: ScreeningQuery, queryName: PreparedName, name: IndexedName, identified: boolean, threshold: number): void {
-    const match = scoreMatch(query, queryName, name, entries[name.entry]!, identified);
+  function consider(best: Map<number, Match>, query: ScreeningQuery, queryName: PreparedName, name: IndexedName, identified: boolean, threshold: number, similarity: PairSimilarity): void {
+    const match = scoreMatch(query, queryName, name, entries[name.entry]!, identified, similarity);
+    if (match.score < threshold) return;
     const previous = best.get(name.entry);
-    if (match.score >= threshold && (!previous || match.score > previous.score)) best.set(name.entry, match);
+    if (!previous || match.score > previous.score) best.set(name.entry, match);
   }
 
   return {
     entries,
-    search: (query, threshold) => run(query, threshold, (queryName) => candidates(query.kind, queryName)),
-    searchAll: (query, threshold) => run(query, threshold, () => namesOfKind[query.kind]),
+    search: (query, threshold) => screen(query, threshold, (queryName) => candidates(query.kind, queryName, threshold)),
+    searchAll: (query, threshold) => screen(query, threshold, () => namesOfKind[query.kind]),
   };
 }
 
-function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: IndexedName, entry: IndexedEntry, identified: boolean): Match {
-  const similarity = scoreNames(queryName, name, query.kind);
+/**
+ * Token similarities for one query name, remembered by the index's token id: a list's names share their
+ * words (Mohammed, Ali, Trading…), so each pair of words is compared once per query, not once per name.
+ */
+function cachedSimilarity(queryName: PreparedName): PairSimilarity {
+  const known = queryName.tokens.map(() => new Map<number, number>());
+  return (query, i, candidate, j) => {
+    const tokenId = candidate.tokenIds?.[j];
+    if (query !== queryName || tokenId === undefined) return directSimilarity(query, i, candidate, j);
+    let value = known[i]!.get(tokenId);
+    if (value === undefined) known[i]!.set(tokenId, (value = directSimilarity(query, i, candidate, j)));
+    return value;
+  };
+}
+
+function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: IndexedName, entry: IndexedEntry, identified: boolean, pairSimilarity: PairSimilarity): Match {
+  const similarity = scoreNames(queryName, name, query.kind, pairSimilarity);
   const dob = compareDateOfBirth(query.kind === 'person' ? query.dateOfBirth : undefined, entry.datesOfBirth);
   const country = compareCountries(query.countries, entry.countries);
   // A shared registration number identifies a business whatever its name is spelt like.
@@ -187,6 +302,37 @@ function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: Indexe
       identifier: identified ? 'MATCH' : 'NOT_COMPARED',
     },
   };
+}
+
+/** The query's tokens grouped by shared keys: tokens in one group can reach the same names' tokens. */
+function keyGroups(name: PreparedName): Array<{ size: number; keys: Set<string> }> {
+  const groups: Array<{ size: number; keys: Set<string> }> = [];
+  name.tokens.forEach((token, i) => {
+    const keys = new Set(blockingKeys(token, name.codes[i]!));
+    if (keys.size === 0) return;
+    const joined = groups.filter((g) => [...keys].some((k) => g.keys.has(k)));
+    const merged = { size: 1 + joined.reduce((n, g) => n + g.size, 0), keys: new Set([...keys, ...joined.flatMap((g) => [...g.keys])]) };
+    groups.splice(0, groups.length, ...groups.filter((g) => !joined.includes(g)), merged);
+  });
+  return groups;
+}
+
+/** Shape 0: a name with an initial; shapes 1–4: a name without, by its number of words (4 for four or more). */
+function shapeOf(initials: number, words: number): number {
+  return initials > 0 ? 0 : Math.min(4, Math.max(1, words));
+}
+
+const allShapes = [0, 1, 2, 3, 4];
+
+/** The shapes a name can have and still pair all its words with `words` query words: initials, and up to that many words. */
+function walkedShapes(words: number): number[] {
+  return words >= 4 ? allShapes : [0, ...allShapes.slice(1, words + 1)];
+}
+
+function occurrences(tokenIds: readonly number[], tokenId: number): number {
+  let count = 0;
+  for (const id of tokenIds) if (id === tokenId) count++;
+  return count;
 }
 
 function listOf<K>(map: Map<K, number[]>, key: K): number[] {
