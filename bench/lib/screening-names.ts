@@ -40,6 +40,8 @@ export interface Culture {
 }
 
 const words = (text: string) => text.trim().split(/\s+/);
+/** The word without its accents (José → Jose, Nguyễn → Nguyen), as many lists publish it. */
+const stripMarks = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').replace(/Đ/g, 'D').replace(/đ/g, 'd');
 /** `a:b c:d` pairs (Latin:script). */
 const pairs = (text: string) => words(text).map((p) => p.split(':') as [string, string]);
 
@@ -47,6 +49,28 @@ const capitalise = (w: string) => w.replace(/(^|[-'\s])(\p{L})/gu, (_, sep: stri
 
 function word(text: string, role: NameRole, script?: string): NameWord {
   return script === undefined ? { text, role } : { text, role, script };
+}
+
+/**
+ * A family-name pool with a long tail: real lists hold thousands of rare family names for the few
+ * common ones a pool can list, so a share of draws is made up from a culture's roots and endings
+ * (Zheleznov, al-Rashawi, Mehrzadeh). Without it the same few names recur far more than on a real list.
+ */
+function longTail(pool: (random: Random) => string, share: number, roots: string, endings: string, endingCount = 1): (random: Random) => string {
+  const rootList = words(roots);
+  const endingList = words(endings);
+  return (random) => {
+    if (!random.chance(share)) return pool(random);
+    let out = random.pick(rootList);
+    for (let i = 0; i < endingCount; i++) out += random.pick(endingList);
+    return capitalise(out.toLowerCase());
+  };
+}
+
+/** A word published without its accents, the accented form kept as its original script. */
+function accented(text: string, role: NameRole): NameWord {
+  const plain = stripMarks(text);
+  return word(plain, role, plain === text ? undefined : text);
 }
 
 // ---- Russian and Ukrainian ----------------------------------------------------------------------
@@ -62,10 +86,10 @@ const slavicFemale = zipf(
   Viktoria Anastasia Valentina Nadezhda Vera Lyubov Alina Kristina Daria Polina Olena Tetiana Iryna Nataliya Ksenia`),
 );
 const slavicPatronymicStems = zipf(
-  words(`Aleksandr Sergeyev Vladimir Ivan Nikolayev Viktor Anatolyev Mikhail Yuryev Petr Boris Igor Oleg Dmitriyev
+  words(`Aleksandr Sergeyev Vladimir Ivan Nikolayev Viktor Anatolyev Mikhail Yuryev Petr Boris Igorev Oleg Dmitriyev
   Andreyev Gennadyev Valeryev Pavl Leonid Grigoryev Vasilyev Fyodor Konstantin Yevgenyev Arkadyev Stepan Semyon Roman`),
 );
-const slavicFamily = zipf(
+const slavicFamilyPool = zipf(
   words(`Ivanov Smirnov Kuznetsov Popov Vasiliev Petrov Sokolov Mikhailov Novikov Fedorov Morozov Volkov Alekseev
   Lebedev Semenov Egorov Pavlov Kozlov Stepanov Nikolaev Orlov Andreev Makarov Nikitin Zakharov Zaitsev Soloviev
   Borisov Yakovlev Grigoriev Romanov Vorobiev Sergeev Kuzmin Frolov Alexandrov Dmitriev Korolev Gusev Kiselev Ilyin
@@ -131,6 +155,8 @@ function transliterate(text: string, table: ReadonlyArray<[string, string]>, dro
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
+const slavicFamily = longTail(slavicFamilyPool, 0.5, `Belo Cherno Dobro Zhelezn Kras Mal Nesv Star Vysots Golub Kamen Les Pol Gor Rud Sil Tver Zvon Volod Yar Bog Mir Sokol Orl Lis Bor Dub Kolos Ryb Zolot Serebr Ostr Shir Dolg Kor Kos Mel Pesh Prud Ruch Sad Svir Tikh Ugr Khol Shum Yagod Zar Vetr Grom Dyak Pop Kuch Lom Luk Mak Shap Tsar Zhur`, `ov ev in sky tsky enko chuk yuk ets nik kin ikov anov ovsky`);
+
 const slavic: Culture = {
   id: 'slavic',
   countries: ['RU', 'UA', 'BY', 'KZ', 'CY', 'LV', 'MD', 'GE'],
@@ -161,7 +187,7 @@ const arabicGiven = zipf(
   Fatima Aisha Maryam Khadija Zainab Amina Layla Noor Huda Salma Hana Rania`),
   0.9,
 );
-const arabicFamily = zipf(
+const arabicFamilyPool = zipf(
   words(`al-Masri al-Qahtani al-Otaibi al-Ghamdi al-Harbi al-Zahrani al-Shehri al-Dosari al-Mutairi al-Tamimi al-Baghdadi
   al-Hashimi al-Jaber Haddad Nasrallah Khoury Hamdan Mansour Saleh Abbas Darwish Awad Qasim al-Rashid al-Sabah al-Thani
   al-Assad Makhlouf al-Kuwaiti al-Yemeni al-Libi al-Iraqi al-Suri al-Zawahiri al-Awlaki al-Amri al-Anazi al-Shammari
@@ -183,6 +209,8 @@ const arabicRules: Array<[RegExp, string]> = [
   [/y/, 'i'], [/dh/, 'z'], [/th/, 't'], [/mm/, 'm'],
 ];
 const arabicSynonyms = ['mohammed muhammad mohamed mohammad muhammed mohamad', 'ahmed ahmad', 'youssef yusuf yousef youssif', 'hussein husain hussain hosseyn', 'hassan hasan', 'omar umar', 'osama usama', 'saleh salih', 'said saeed sayed', 'fatima fatma fatimah', 'aisha aysha aicha'].map(words);
+
+const arabicFamily = longTail(arabicFamilyPool, 0.4, `al-Zahr Hadd al-Rash Masr al-Sham Qaht al-Jabr Hash al-Khal Najj al-Sadd Tawf al-Bakr Dawl al-Harr Jaw al-Kath Lahm al-Murr Nas al-Qar Rif al-Sab Tar al-Wah Yas al-Zub Ghan al-Hilal Jund al-Kurd Marz al-Nabh Quds al-Ruba Shar al-Taif Umar al-Walid Zayd`, `i ani awi ari ouri ab an ahi ashi`);
 
 const arabic: Culture = {
   id: 'arabic',
@@ -211,12 +239,14 @@ const persianGiven = zipf(
   Hadi Masoud Behrouz Dariush Kourosh Farhad Babak Parviz Esmail Gholam Ebrahim Yahya Qasem Hamed Rasoul Maryam Zahra
   Fatemeh Sara Narges Leila Shirin Parisa Mahnaz Azadeh`),
 );
-const persianFamily = zipf(
+const persianFamilyPool = zipf(
   words(`Mohammadi Hosseini Ahmadi Rezaei Moradi Karimi Jafari Rahimi Hashemi Ghasemi Mousavi Heidari Rostami Sadeghi
   Akbari Ebrahimi Kazemi Soleimani Zarif Khamenei Rouhani Larijani Qalibaf Shamkhani Salehi Najafi Tehrani Esfahani
   Shirazi Tabrizi Vahidi Jalili Velayati Rezaee Nasiri Bagheri Firouzabadi Safavi Jazayeri Fadavi Naqdi Hejazi Dehghan
   Abbaspour Hajizadeh Pakpour Salami Araghchi Mohammadzadeh Alizadeh Hosseinzadeh Karimzadeh Amirabdollahian`),
 );
+const persianFamily = longTail(persianFamilyPool, 0.45, `Tehr Shir Esfah Kerm Tabr Ardab Yazd Mash Qazv Zanj Hamad Rasht Sabz Mehr Jah Khor Nik Bozorg Akh Farh Golest Ashr Dehq Rahn Beh Sar Tal Vaz Amir Kazem Naser Jafar Karim Mahd Bagh Dar Mir Sal`, `ani i zadeh pour ian nejad far nia`);
+
 const persian: Culture = {
   id: 'persian',
   countries: ['IR', 'IQ', 'AF', 'AE', 'TR'],
@@ -309,10 +339,7 @@ const vietnamese: Culture = {
   countries: ['VN', 'KH', 'LA'],
   person(random) {
     const female = random.chance(0.3);
-    const build = (text: string, role: NameRole) => {
-      const ascii = text.normalize('NFD').replace(/\p{M}/gu, '').replace(/Đ/g, 'D').replace(/đ/g, 'd');
-      return word(ascii, role, text);
-    };
+    const build = (text: string, role: NameRole) => word(stripMarks(text), role, text);
     const middle = female && random.chance(0.6) ? 'Thị' : vietnameseMiddle(random);
     return { culture: 'vietnamese', female, familyFirst: true, words: [build(vietnameseFamily(random), 'family'), build(middle, 'middle'), build(vietnameseGiven(random), 'given')] };
   },
@@ -344,40 +371,44 @@ const burmese: Culture = {
 
 const spanishGivenMale = zipf(words(`José Juan Luis Carlos Jorge Miguel Francisco Pedro Manuel Antonio Jesús Alejandro Fernando Ricardo Rafael Javier Roberto Eduardo Diego Alberto Joaquín Ovidio Ismael Héctor Raúl Sergio Óscar Arturo Iván Nicolás Diosdado Tareck Vladimir`));
 const spanishGivenFemale = zipf(words(`María Ana Carmen Rosa Guadalupe Luz Patricia Sandra Claudia Verónica Adriana Gabriela Marta Elena Delcy Cilia`));
-const spanishFamily = zipf(
+const spanishFamilyPool = zipf(
   words(`García Rodríguez Martínez Hernández López González Pérez Sánchez Ramírez Torres Flores Rivera Gómez Díaz Cruz Morales Reyes
   Gutiérrez Ortiz Ramos Castillo Jiménez Vargas Romero Herrera Medina Aguilar Mendoza Guzmán Zambada Quintero Cárdenas Salazar
   Beltrán Leyva Fuentes Loera Niño Mayo Caro Arellano Félix Carrillo Osorio Vázquez Castro Suárez Ruiz Álvarez Moreno Muñoz
   Rojas Navarro Domínguez Gil Serrano Blanco Molina Delgado Ortega Cabello Maduro Padrino Saab Moros Bolaños Escobar Ochoa`),
 );
+const spanishFamily = longTail(spanishFamilyPool, 0.45, `Alv Bust Carr Dom Esc Fern Gal Ib Lor Mart Nav Olm Pach Quir Rom Sand Tov Ugar Vald Zap Bel Cerv Cif Arr Ech Gar Her Lar Mend Ord Pard Rib Sarr Tam Urr Vill Arg Corr Fig Mont Pin`, `ez es ero ado ino ira ana al on uela eda`);
+
 const spanish: Culture = {
   id: 'spanish',
   countries: ['MX', 'VE', 'CO', 'NI', 'CU', 'PE', 'ES', 'GT', 'HN', 'PA'],
   person(random) {
     const female = random.chance(0.2);
     const given = female ? spanishGivenFemale : spanishGivenMale;
-    const out = [word(given(random), 'given')];
-    if (random.chance(0.35)) out.push(word(given(random), 'middle'));
-    out.push(word(spanishFamily(random), 'family'));
-    if (random.chance(0.8)) out.push(word(spanishFamily(random), 'family'));
+    const out = [accented(given(random), 'given')];
+    if (random.chance(0.35)) out.push(accented(given(random), 'middle'));
+    out.push(accented(spanishFamily(random), 'family'));
+    if (random.chance(0.8)) out.push(accented(spanishFamily(random), 'family'));
     return { culture: 'spanish', female, familyFirst: false, words: out };
   },
-  rules: [[/z$/, 's'], [/s$/, 'z'], [/v/, 'b'], [/b/, 'v'], [/ll/, 'y'], [/y/, 'll'], [/[áéíóú]/, ''], [/j/, 'h'], [/gu/, 'g'], [/c/, 's']],
+  rules: [[/z$/, 's'], [/s$/, 'z'], [/v/, 'b'], [/b/, 'v'], [/ll/, 'y'], [/y/, 'll'], [/j/, 'h'], [/gu/, 'g'], [/c/, 's']],
   synonyms: ['josé jose josef', 'jesús jesus', 'joaquín joaquin', 'nicolás nicolas'].map(words),
-  toScript: (w) => (/[^\x20-\x7e]/.test(w.text) ? w.text.normalize('NFD').replace(/\p{M}/gu, '') : undefined),
+  toScript: (w) => w.script,
 };
 
 // ---- Anglo --------------------------------------------------------------------------------------
 
 const angloGivenMale = zipf(words(`John James Robert Michael William David Richard Joseph Thomas Charles Christopher Daniel Matthew Anthony Mark Paul Steven Andrew Kenneth George Peter Brian Edward Ronald Timothy Jason Jeffrey Gary Ryan Nicholas Eric Stephen Jonathan Larry Scott Frank Justin Brandon Raymond Gregory Samuel Patrick Alexander Jack Dennis Jerry Tyler Aaron Henry`));
 const angloGivenFemale = zipf(words(`Mary Patricia Jennifer Linda Elizabeth Barbara Susan Jessica Sarah Karen Emma Olivia Nancy Lisa Margaret Betty Sandra Ashley Dorothy Kimberly Emily Donna Michelle Carol Amanda Melissa Deborah Stephanie Rebecca Laura`));
-const angloFamily = zipf(
+const angloFamilyPool = zipf(
   words(`Smith Johnson Williams Brown Jones Miller Davis Wilson Taylor Anderson Thomas Jackson White Harris Martin Thompson Moore
   Clark Lewis Walker Hall Allen Young King Wright Scott Green Baker Adams Nelson Hill Campbell Mitchell Roberts Carter Phillips
   Evans Turner Parker Collins Edwards Stewart Morris Murphy Cook Rogers Morgan Cooper Peterson Reed Bailey Bell Kelly Howard
   Ward Cox Richardson Wood Watson Brooks Bennett Gray Hughes Price Sanders O'Brien McDonald MacLeod Fitzgerald Sullivan
   Robinson Lee Ellis Graham Fraser Hamilton Gordon Marshall Russell Griffiths Lloyd Davies Kennedy Ferguson Wallace`),
 );
+const angloFamily = longTail(angloFamilyPool, 0.5, `Ash Black Brad Brook Crom Dun Fair Gold Hart Holl Kings Lang Mor Nor Pen Ray Red Shel Stan Thorn Wat West Whit Win Wood Al Ben Car Ed Har Jack Nel Rob Wil Ames Bar Cal Dal Far Hal`, `son ton ford wood field ley ing er well by ham worth more ridge`);
+
 const anglo: Culture = {
   id: 'anglo',
   countries: ['GB', 'US', 'AU', 'CA', 'IE', 'NZ', 'ZA'],
@@ -396,7 +427,9 @@ const anglo: Culture = {
 // ---- Turkish ------------------------------------------------------------------------------------
 
 const turkishGiven = zipf(words(`Mehmet Mustafa Ahmet Ali Hüseyin Hasan İbrahim İsmail Osman Yusuf Murat Ömer Ramazan Halil Süleyman Abdullah Mahmut Recep Kemal Emre Burak Serkan Fatma Ayşe Emine Hatice Zeynep Elif Meryem Şerife`));
-const turkishFamily = zipf(words(`Yılmaz Kaya Demir Şahin Çelik Yıldız Yıldırım Öztürk Aydın Özdemir Arslan Doğan Kılıç Aslan Çetin Kara Koç Kurt Özkan Şimşek Polat Korkmaz Erdoğan Aksoy Güler Zarrab Sezgin Karakaya Bozkurt Akgül Acar Tekin Güneş Uçar Keskin`));
+const turkishFamilyPool = zipf(words(`Yılmaz Kaya Demir Şahin Çelik Yıldız Yıldırım Öztürk Aydın Özdemir Arslan Doğan Kılıç Aslan Çetin Kara Koç Kurt Özkan Şimşek Polat Korkmaz Erdoğan Aksoy Güler Zarrab Sezgin Karakaya Bozkurt Akgül Acar Tekin Güneş Uçar Keskin`));
+const turkishFamily = longTail(turkishFamilyPool, 0.4, `Kara Ak Demir Gök Öz Yıl Er Tun Bal Sarı Kal Çak Ay Gün Tok Kır Uz Bay Kay Sel Ulu Yen Koca Alp Bil Can Dur Ev Göz`, `oğlu er can han taş dağ soy kan ci gil ay ol`);
+
 const turkish: Culture = {
   id: 'turkish',
   countries: ['TR', 'CY', 'AZ', 'DE'],
@@ -416,32 +449,36 @@ const turkish: Culture = {
 // ---- African ------------------------------------------------------------------------------------
 
 const africanGiven = zipf(words(`Mohammed Ibrahim Abubakar Musa Aliyu Usman Sani Yusuf Mamadou Moussa Ousmane Amadou Abdoulaye Joseph Emmanuel John Chinedu Emeka Oluwaseun Babatunde Adebayo Kwame Kofi Kwabena Yaw Chidi Nnamdi Tunde Femi Segun Godfrey Tendai Tatenda Farai Sipho Thabo Themba Jean-Pierre Jean-Baptiste Salif Cheikh Ibrahima Grace Blessing Ngozi Chiamaka Amara Fatoumata Aminata Mariam Patience Ama Akosua`));
-const africanFamily = zipf(
+const africanFamilyPool = zipf(
   words(`Diallo Traoré Coulibaly Keita Konaté Touré Sow Cissé Ndiaye Diop Fall Okafor Okonkwo Adeyemi Ogunleye Bello Abubakar Danjuma
   Ibrahim Mensah Boateng Owusu Asante Osei Appiah Nkosi Dlamini Ndlovu Moyo Mugabe Mnangagwa Chiwenga Kabila Tshisekedi Kenyatta
   Odinga Kamau Otieno Mwangi Kagame Museveni Kiir Machar Deng Garang Bashir Hemedti Dagalo Mahamat Déby Bozizé Touadéra Nkurunziza`),
 );
+const africanFamily = longTail(africanFamilyPool, 0.5, `O A N M Ch Kw Nd Mb Ok Ad Ny Ts`, `ba be bo da de di do fa fo ga ge gi ka ke ki ko ku la le lo ma me mi mo mu na ne ni no nu ra re ri sa se si so ta te ti to tu wa we ya yo za zi`, 2);
+
 const african: Culture = {
   id: 'african',
   countries: ['NG', 'SD', 'SS', 'CD', 'ZW', 'ML', 'CF', 'SO', 'KE', 'GH', 'SN', 'BF', 'GN', 'UG', 'ZA'],
   person(random) {
-    const out = [word(africanGiven(random), 'given')];
-    if (random.chance(0.2)) out.push(word(africanGiven(random), 'middle'));
-    out.push(word(africanFamily(random), 'family'));
+    const out = [accented(africanGiven(random), 'given')];
+    if (random.chance(0.2)) out.push(accented(africanGiven(random), 'middle'));
+    out.push(accented(africanFamily(random), 'family'));
     return { culture: 'african', female: random.chance(0.2), familyFirst: false, words: out };
   },
-  rules: [[/ou/, 'u'], [/é/, 'e'], [/é$/, 'ey'], [/y$/, 'i'], [/ch/, 'sh'], [/^j/, 'dj'], [/kw/, 'qu'], [/-/, ' '], [/-/, '']],
-  synonyms: ['diallo jallow jalloh', 'coulibaly kulibali kulibaly', 'mamadou mamadu', 'moussa musa', 'ousmane usman othman', 'cissé sisay cisse', 'touré ture toure', 'mohammed muhammad mohamed'].map(words),
+  rules: [[/ou/, 'u'], [/e$/, 'ey'], [/y$/, 'i'], [/ch/, 'sh'], [/^j/, 'dj'], [/kw/, 'qu'], [/-/, ' '], [/-/, '']],
+  synonyms: ['diallo jallow jalloh', 'coulibaly kulibali kulibaly', 'mamadou mamadu', 'moussa musa', 'ousmane usman othman', 'cisse sisay', 'toure ture', 'mohammed muhammad mohamed'].map(words),
 };
 
 // ---- Indian -------------------------------------------------------------------------------------
 
 const indianGiven = zipf(words(`Mohammed Rajesh Suresh Ramesh Mahesh Amit Sunil Anil Vijay Sanjay Rahul Ravi Arun Ajay Deepak Manoj Ashok Vikram Arjun Rohit Pradeep Nitin Imran Irfan Syed Abdul Gurpreet Harpreet Manpreet Dawood Tiger Nirav Mehul Vijay Priya Anjali Sunita Pooja Neha Kavita Lakshmi Meena Asha Rekha`));
-const indianFamily = zipf(
+const indianFamilyPool = zipf(
   words(`Kumar Singh Sharma Patel Khan Gupta Shah Verma Reddy Rao Nair Iyer Menon Pillai Mehta Jain Agarwal Chopra Malhotra Kapoor Bose
   Banerjee Chatterjee Mukherjee Das Ghosh Joshi Desai Naidu Ansari Qureshi Siddiqui Chaudhary Yadav Mishra Pandey Tiwari Dubey
   Ibrahim Kaskar Memon Modi Choksi Mallya Bhandari Kaur Sandhu Gill Dhillon Sidhu`),
 );
+const indianFamily = longTail(indianFamilyPool, 0.35, `Agar Bhat Chand Desh Gan Jag Kal Mah Nag Pur Raj Sah Shri Thak Vish Ban Dev Har Kris Lal Mal Ram Shiv Suk Anand Bal Gop Mur Nar Pat`, `wal kar ani war deo pal nath iya wala dar ekar`);
+
 const indian: Culture = {
   id: 'indian',
   countries: ['IN', 'PK', 'BD', 'AE', 'GB', 'NP', 'LK'],

@@ -23,6 +23,10 @@ export interface BenchSettings {
   webhookRate: number;
   /** webhook-delivery: concurrent emitting transactions in (b)'s throughput phase. */
   webhookEmitters: number;
+  /** screening: entries in the generated list (the labelled sets' entries are added to them). */
+  screeningEntries: number;
+  /** screening: person queries timed both ways (plus a tenth as many business queries). */
+  screeningQueries: number;
   saveBaseline: boolean;
   /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
   strict: boolean;
@@ -68,7 +72,12 @@ Environment:
   BENCH_WEBHOOK_EVENTS   webhook-delivery: notifications per server in the throughput phase
                          (default 1000 × BENCH_SECONDS)
   BENCH_WEBHOOK_RATE     webhook-delivery: events per second in the delay phase (default 200)
-  BENCH_WEBHOOK_EMITTERS webhook-delivery: concurrent emitting transactions in (b)'s throughput phase (default 4)`;
+  BENCH_WEBHOOK_EMITTERS webhook-delivery: concurrent emitting transactions in (b)'s throughput phase (default 4)
+  BENCH_SCREENING_ENTRIES
+                         screening: entries in the generated list (default 20000)
+  BENCH_SCREENING_QUERIES
+                         screening: person queries, each run through the index and by brute force
+                         (default 300, plus a tenth as many business queries)`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);
@@ -93,6 +102,8 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
     webhookEvents: positiveNumber(env, 'BENCH_WEBHOOK_EVENTS', Math.max(100, Math.round(1000 * seconds)), { integer: true }),
     webhookRate: positiveNumber(env, 'BENCH_WEBHOOK_RATE', 200),
     webhookEmitters: positiveNumber(env, 'BENCH_WEBHOOK_EMITTERS', 4, { integer: true }),
+    screeningEntries: positiveNumber(env, 'BENCH_SCREENING_ENTRIES', 20_000, { integer: true }),
+    screeningQueries: positiveNumber(env, 'BENCH_SCREENING_QUERIES', 300, { integer: true }),
     saveBaseline: flags.has('--save-baseline'),
     strict: flags.has('--strict'),
   };

@@ -38,6 +38,8 @@ export function prepareName(text: string, kind: EntryKind): PreparedName {
  */
 export function nameVariants(name: PreparedName): PreparedName[] {
   const variants = [name];
+  // Joining a two-word name would leave one long word, whose consonant skeleton matches far too much (Yun Li, Yuan Weilei).
+  if (name.tokens.length < 3) return variants;
   for (let k = 0; k + 1 < name.tokens.length; k++) {
     const [left, right] = [name.tokens[k]!, name.tokens[k + 1]!];
     if (Math.min(left.length, right.length) > joinableLength || left.length === 1 || right.length === 1) continue;
