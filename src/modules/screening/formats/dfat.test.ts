@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import writeExcelFile, { type SheetData } from 'write-excel-file/node';
 import { fixtureDir, fixtureFiles, loadFixtureList } from '../../../../scripts/generate-screening-fixtures.ts';
-import { type ListEntry, ListFormatError } from '../list-entry.ts';
+import { formatErrorOf, readEntries } from './read-test-helpers.ts';
 import { readDfatWorkbook } from './dfat.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pvs-dfat-'));
@@ -22,21 +22,8 @@ async function workbook(rows: SheetData): Promise<string> {
   return file;
 }
 
-async function readAll(file: string): Promise<ListEntry[]> {
-  const entries: ListEntry[] = [];
-  for await (const entry of readDfatWorkbook(file)) entries.push(entry);
-  return entries;
-}
-
-async function formatError(file: string): Promise<ListFormatError> {
-  try {
-    await readAll(file);
-  } catch (error) {
-    if (error instanceof ListFormatError) return error;
-    throw error;
-  }
-  assert.fail('expected a ListFormatError');
-}
+const readAll = (file: string) => readEntries(readDfatWorkbook, file);
+const formatError = (file: string) => formatErrorOf(readDfatWorkbook, file);
 
 describe('reading the DFAT Consolidated List workbook', () => {
   it('reads the shipped fixture into one entry per listing, aliases grouped under the numeric reference', async () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { allAliases, fixtureDir, fixtureFiles, loadFixtureList } from '../../../../scripts/generate-screening-fixtures.ts';
-import { type ListEntry, ListFormatError } from '../list-entry.ts';
 import { openSanctionsCategories, readOpenSanctionsCsv } from './opensanctions.ts';
+import { formatErrorOf, readEntries } from './read-test-helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pvs-opensanctions-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,21 +20,8 @@ function csvFile(text: string): string {
   return file;
 }
 
-async function readAll(file: string): Promise<ListEntry[]> {
-  const entries: ListEntry[] = [];
-  for await (const entry of readOpenSanctionsCsv(file)) entries.push(entry);
-  return entries;
-}
-
-async function formatError(file: string): Promise<ListFormatError> {
-  try {
-    await readAll(file);
-  } catch (error) {
-    if (error instanceof ListFormatError) return error;
-    throw error;
-  }
-  assert.fail('expected a ListFormatError');
-}
+const readAll = (file: string) => readEntries(readOpenSanctionsCsv, file);
+const formatError = (file: string) => formatErrorOf(readOpenSanctionsCsv, file);
 
 describe('reading the OpenSanctions targets.simple.csv export', () => {
   it('reads the shipped fixture with the categories each dataset implies', async () => {

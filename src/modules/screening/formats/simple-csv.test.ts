@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { allAliases, fixtureDir, fixtureFiles, loadFixtureList } from '../../../../scripts/generate-screening-fixtures.ts';
-import { type ListEntry, ListFormatError } from '../list-entry.ts';
+import { formatErrorOf, readEntries } from './read-test-helpers.ts';
 import { readSimpleCsv } from './simple-csv.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pvs-simple-csv-'));
@@ -19,21 +19,8 @@ function csvFile(...lines: string[]): string {
   return file;
 }
 
-async function readAll(file: string): Promise<ListEntry[]> {
-  const entries: ListEntry[] = [];
-  for await (const entry of readSimpleCsv(file)) entries.push(entry);
-  return entries;
-}
-
-async function formatError(file: string): Promise<ListFormatError> {
-  try {
-    await readAll(file);
-  } catch (error) {
-    if (error instanceof ListFormatError) return error;
-    throw error;
-  }
-  assert.fail('expected a ListFormatError');
-}
+const readAll = (file: string) => readEntries(readSimpleCsv, file);
+const formatError = (file: string) => formatErrorOf(readSimpleCsv, file);
 
 describe('reading the simple CSV list format', () => {
   it('reads the shipped fixture', async () => {
