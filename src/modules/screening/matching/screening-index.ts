@@ -1,5 +1,6 @@
-// The in-memory index of one list version: every name of every entry, prepared once, and an inverted
-// index from phonetic code to names so that a query scores only the names that sound like it.
+// The in-memory index of one list version: every name of every entry (and its joined-word variants),
+// prepared once, and an inverted index from blocking keys (the word, its phonetic codes, the word with a
+// letter left out) to names, so that a query scores only the names that can reach the threshold.
 import type { EntryKind, ListEntry } from '../list-entry.ts';
 import { compareCountries, compareDateOfBirth, maxEvidenceBonus, type CountryEvidence, type DateOfBirthEvidence } from './evidence.ts';
 import { directSimilarity, nameVariants, prepareName, scoreNames, weakPairCap, wholeWords, type PairSimilarity, type PreparedName } from './name-score.ts';
@@ -51,7 +52,7 @@ interface IndexedName extends PreparedName {
 
 export interface ScreeningIndex {
   readonly entries: readonly IndexedEntry[];
-  /** Scores only the names that share a phonetic code or an identifier with the query. */
+  /** Scores only the names that can reach the threshold (see `candidates`), and entries sharing an identifier. */
   search(query: ScreeningQuery, threshold: number): Match[];
   /** Scores every name of the kind: the baseline the index is measured and checked against. */
   searchAll(query: ScreeningQuery, threshold: number): Match[];
