@@ -12,7 +12,7 @@
 // - ACN 888 888 882 (listed) and 999 999 996 (deregistered): ownership() answers ok with graph null.
 // What is thrown: an identifier that is not a valid ABN or ACN (spaces aside). The caller validates first,
 // so that is a bug in the caller; the real clients answer NOT_FOUND for it instead.
-import { isValidAbn, isValidAcn } from '../../modules/lookups/identifiers.ts';
+import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import type { Officer, OwnershipReport, OwnershipReportProvider, PersonDetails, RegisterParty } from './ownership-report.ts';
 import type { AbnRecord, AbnRegister, CompanyRecord, CompanyRegister, RegisterResult } from './register.ts';

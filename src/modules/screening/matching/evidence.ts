@@ -22,10 +22,14 @@ export function compareDateOfBirth(query: string | undefined, listed: readonly s
     const gap = Math.abs(Number(date.slice(0, 4)) - year);
     let evidence: DateOfBirthEvidence;
     let adjustment: number;
-    if (gap === 0) {
-      evidence = query.startsWith(date) ? (date.length > 4 ? 'EXACT' : 'SAME_YEAR') : 'SAME_YEAR';
+    if (gap === 0 && query.startsWith(date)) {
+      // Agrees as far as the listing goes: to the day (or month), or in the year when that is all it gives.
+      evidence = date.length > 4 ? 'EXACT' : 'SAME_YEAR';
+      adjustment = dobAdjustment[evidence];
+    } else if (gap === 0) {
       // The same year but another day is weaker than a year-only listing: one of the two dates is wrong.
-      adjustment = query.startsWith(date) ? dobAdjustment[evidence] : 0;
+      evidence = 'SAME_YEAR';
+      adjustment = 0;
     } else if (gap <= 2) {
       evidence = 'CLOSE';
       adjustment = dobAdjustment.CLOSE * gap;

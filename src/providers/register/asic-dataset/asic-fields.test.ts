@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { acnCheckDigit, isValidAbn, isValidAcn, normaliseAbn, normaliseAcn, parseAsicDate } from './asic-fields.ts';
+import { acnCheckDigit, isValidAbn, isValidAcn } from '../../../platform/business-numbers.ts';
+import { normaliseAbn, normaliseAcn, parseAsicDate } from './asic-fields.ts';
 
 describe('ACNs', () => {
   it("computes ASIC's check digit (its worked example 004 085 616, and the sandbox numbers)", () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { isValidAbn } from '../../../modules/lookups/identifiers.ts';
+import { isValidAbn } from '../../../platform/business-numbers.ts';
 import { analyseOwnership } from '../../../modules/lookups/ownership.ts';
 import type { RegisterResult } from '../register.ts';
 import { createSandboxRegister } from '../sandbox-register.ts';
