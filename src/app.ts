@@ -10,6 +10,7 @@ import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerChargeRoutes } from './modules/billing/charges.routes.ts';
 import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
+import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -65,6 +66,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerWebhookRoutes(api, { destinations: services.destinations, notifications: services.notifications, idempotency: services.idempotency });
       registerContactRoutes(api, { contacts: services.contacts, cardLinks: services.cardLinks, idempotency: services.idempotency });
       registerChargeRoutes(api, { charges: services.charges });
+      registerLookupRoutes(api, { lookups: services.lookups, idempotency: services.idempotency });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

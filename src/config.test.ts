@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, settingDocs } from './config.ts';
 
 const secret = 'x'.repeat(32);
+const liveRegisters = { REGISTERS: 'live', ABR_GUID: '00000000-0000-4000-8000-000000000000' };
 
 describe('loadConfig', () => {
   it('applies defaults and derives PUBLIC_BASE_URL from PORT', () => {
@@ -35,8 +36,17 @@ describe('loadConfig', () => {
   it('refuses production without SECRET_KEY or DATABASE_URL', () => {
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', DATABASE_URL: 'postgres://h/db' }), /^ConfigError: SECRET_KEY: required/);
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret }), /DATABASE_URL: required/);
-    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
     assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe }).ENVIRONMENT, 'production');
+  });
+
+  it('refuses the sandbox registers in production and needs ABR_GUID for the live ones', () => {
+    const production = { ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    assert.throws(() => loadConfig(production), /REGISTERS: production refuses the sandbox registers/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, REGISTERS: 'live' }), /ABR_GUID: required when REGISTERS=live/);
+    assert.throws(() => loadConfig({ SECRET_KEY: secret, ...liveRegisters, ABR_GUID: 'not-a-guid' }), /ABR_GUID: invalid value/);
+    assert.equal(loadConfig({ SECRET_KEY: secret, LOOKUP_READ_BUDGET: '7' }).LOOKUP_READ_BUDGET, 7);
+    assert.equal(loadConfig({ SECRET_KEY: secret }).LOOKUP_READ_BUDGET, 50);
   });
 
   it('requires S3_BUCKET with STORAGE=s3', () => {
@@ -52,7 +62,7 @@ describe('loadConfig', () => {
 
   it('reads BILLING_RUN_WINDOW in seconds, minutes or hours, defaulting by environment', () => {
     assert.equal(loadConfig({ SECRET_KEY: secret }).BILLING_RUN_WINDOW_SECONDS, 10);
-    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
     assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe }).BILLING_RUN_WINDOW_SECONDS, 86_400);
     for (const [text, seconds] of [
       ['45', 45],

@@ -43,6 +43,10 @@ const settings = {
   CARD_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 24, doc: 'how long a card link stays usable' },
   SCREENING_MATCH_THRESHOLD: { schema: Type.Number({ minimum: 0.5, maximum: 1 }), default: 0.8, doc: 'screening score (0.5 to 1) at or above which a name is a possible match' },
   SCREENING_REFRESH_SECONDS: { schema: Type.Integer({ minimum: 0, maximum: 3600 }), default: 10, doc: 'how often each node checks for a newer screening list version' },
+  REGISTERS: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]), default: 'sandbox', doc: 'business registers a lookup reads: `sandbox` (CONTRACT §13 test values and synthetic companies) or `live` (ABR ABN Lookup, the imported ASIC company dataset)' },
+  ABR_GUID: { schema: Type.String({ pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' }), default: undefined, doc: 'the authentication GUID ABR issued for ABN Lookup web services, with REGISTERS=live' },
+  ABR_BASE_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'another address for ABR\'s JSON services (a local test server); unset means https://abr.business.gov.au/json' },
+  LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
   PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },
@@ -90,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!parsed[name]) throw new ConfigError(`${name}: required when PAYMENT_GATEWAY=stripe`);
     }
   }
+  if (parsed.ENVIRONMENT === 'production' && parsed.REGISTERS === 'sandbox') throw new ConfigError('REGISTERS: production refuses the sandbox registers; set live');
+  if (parsed.REGISTERS === 'live' && !parsed.ABR_GUID) throw new ConfigError('ABR_GUID: required when REGISTERS=live');
   const { BILLING_RUN_WINDOW: window, ...rest } = parsed;
   const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
   if (windowSeconds < 1) throw new ConfigError('BILLING_RUN_WINDOW: must be at least one second');

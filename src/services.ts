@@ -37,6 +37,9 @@ import { createChargeService, type ChargeService } from './modules/billing/charg
 import { createContactService, type ContactService } from './modules/billing/contacts.service.ts';
 import { priceListFrom } from './modules/billing/prices.ts';
 import { createScreeningService, type ScreeningService } from './modules/screening/screening.service.ts';
+import { lookupJobs, processLookupJob } from './modules/lookups/lookups.jobs.ts';
+import { createLookupService, type LookupService } from './modules/lookups/lookups.service.ts';
+import { createRegisters, type Registers } from './providers/register/index.ts';
 import type { PaymentGateway } from './providers/gateway/gateway.ts';
 import { createGateway } from './providers/gateway/index.ts';
 
@@ -62,6 +65,9 @@ export interface Services {
   billingRuns: BillingRunService;
   /** Sanctions and PEP lists, and the matcher every capability screens people and businesses with. */
   screening: ScreeningService;
+  /** The business registers lookups read (sandbox or live). */
+  registers: Registers;
+  lookups: LookupService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -117,7 +123,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     // The queue knows every kind up front; handlers that call services are bound once those exist.
-    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs] });
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -140,7 +146,27 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const prices = priceListFrom(config);
     const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue });
     const partners = createPartnerService({ db, clock, environment: config.ENVIRONMENT });
-    const jobDefinitions: JobDefinition[] = [...platformJobs, ...billingJobs({ runs: billingRuns })];
+    const charges = createChargeService({ db, clock, prices, outbox, queue, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
+    const screening = createScreeningService({
+      db,
+      clock,
+      logger: logger.child({ module: 'screening' }),
+      threshold: config.SCREENING_MATCH_THRESHOLD,
+      refreshSeconds: config.SCREENING_REFRESH_SECONDS,
+    });
+    const registers = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
+    const lookups = createLookupService({
+      db,
+      clock,
+      logger: logger.child({ module: 'lookups' }),
+      registers,
+      charges,
+      outbox,
+      queue,
+      screening,
+      readBudget: config.LOOKUP_READ_BUDGET,
+    });
+    const jobDefinitions: JobDefinition[] = [...platformJobs, ...billingJobs({ runs: billingRuns }), ...lookupJobs({ lookups })];
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
     const tokens = createTokenService({
@@ -201,15 +227,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         runs: billingRuns,
         partnerName: async (tenant) => (await partners.getOwn(tenant)).name,
       }),
-      charges: createChargeService({ db, clock, prices, outbox, queue, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS }),
+      charges,
       billingRuns,
-      screening: createScreeningService({
-        db,
-        clock,
-        logger: logger.child({ module: 'screening' }),
-        threshold: config.SCREENING_MATCH_THRESHOLD,
-        refreshSeconds: config.SCREENING_REFRESH_SECONDS,
-      }),
+      screening,
+      registers,
+      lookups,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

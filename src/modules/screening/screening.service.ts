@@ -128,6 +128,15 @@ export function createScreeningService(deps: { db: Database; clock: Clock; logge
       };
     },
 
+    /** The version this node screens against now (null: none, or unreadable); cheap once the index is loaded. */
+    async currentVersion(): Promise<number | null> {
+      try {
+        return (await current.get())?.version ?? null;
+      } catch {
+        return null;
+      }
+    },
+
     async status(): Promise<ListStatus> {
       const version = await repo.findCurrentVersion(deps.db);
       const lists = version === null ? [] : await repo.listsOfVersion(deps.db, version);

@@ -1,0 +1,344 @@
+// Business lookups: created billed and PENDING, settled by a job that reads the registers, read back as a
+// record, a registry view and an ownership view.
+//
+// Invariants:
+// - The lookup, its charge and its job are written in one transaction, and the charge is the first write:
+//   a contact that cannot be billed leaves nothing behind (the gate, checked with the contact locked).
+// - The job settles a lookup once: its writes (record, idv entities, event, voided charge) commit with the
+//   job's own completion. A worker that dies before that leaves the lookup PENDING for the next attempt.
+// - Reads never read the registers again. Each registry or ownership answer spends one read of the
+//   lookup's daily budget; an If-None-Match that matches answers 304 first and spends nothing.
+// - Owners' dates of birth and addresses are read live for each ownership answer and never stored.
+import { createHash } from 'node:crypto';
+import type { Logger } from '../../platform/logger.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Database, Tx } from '../../platform/db/database.ts';
+import { AppError, notFound, type FieldProblem } from '../../platform/errors.ts';
+import { toPage } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids.ts';
+import type { JobContext } from '../../platform/jobs/job.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Outbox } from '../../platform/outbox.ts';
+import { tenantOf, type Tenant } from '../../platform/tenancy.ts';
+import type { Registers } from '../../providers/register/index.ts';
+import type { PersonDetails } from '../../providers/register/ownership-report.ts';
+import type { ChargeService, Payer } from '../billing/charges.service.ts';
+import { lookupProduct } from '../billing/prices.ts';
+import type { ScreeningService } from '../screening/screening.service.ts';
+import { businessLookupCompleted, businessLookupFailed } from '../webhooks/events/lookups.events.ts';
+import { abnProblem, acnProblem, digitsOf } from './identifiers.ts';
+import { buildLookupResult } from './lookup-result.ts';
+import type { CreateLookupBody, Lookup, LookupSummary, Ownership, Registry } from './lookups.schemas.ts';
+import { processLookupJob } from './lookups.jobs.ts';
+import * as repo from './lookups.repository.ts';
+import { readRegisters, type RegisterReading } from './register-reading.ts';
+
+export interface LookupRequest {
+  abn: string | null;
+  acn: string | null;
+  scope: 'FULL' | 'ASIC_ONLY' | 'UBO_ONLY';
+  contactId: string | null;
+}
+
+/** A view's answer: its body, or null when the caller's If-None-Match still holds (304). */
+export interface ViewAnswer<T> {
+  etag: string;
+  body: T | null;
+}
+
+/** Thrown to have the job try again: the register did not answer. */
+class RegisterUnavailableError extends Error {
+  override name = 'RegisterUnavailableError';
+}
+
+/** Spaces stripped, check digits valid, at least one of the two; every problem named with its pointer. */
+export function lookupRequestOf(body: CreateLookupBody): LookupRequest {
+  const problems: FieldProblem[] = [];
+  for (const [field, problemOf] of [['abn', abnProblem], ['acn', acnProblem]] as const) {
+    const value = body[field];
+    const problem = value === undefined ? undefined : problemOf(value);
+    if (problem) problems.push({ pointer: `/${field}`, message: `${field} ${problem}` });
+  }
+  if (body.abn === undefined && body.acn === undefined) problems.push({ pointer: '/abn', message: 'give abn or acn (or both)' });
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { errors: problems });
+  return {
+    abn: body.abn === undefined ? null : digitsOf(body.abn),
+    acn: body.acn === undefined ? null : digitsOf(body.acn),
+    scope: body.scope ?? 'FULL',
+    contactId: body.contactId ?? null,
+  };
+}
+
+export function createLookupService(deps: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  registers: Registers;
+  charges: ChargeService;
+  outbox: Outbox;
+  queue: JobQueue;
+  screening: ScreeningService;
+  readBudget: number;
+}) {
+  const { db, clock } = deps;
+
+  async function toLookup(row: repo.LookupRow): Promise<Lookup> {
+    const individuals = row.status === 'COMPLETED' ? await repo.listIndividuals(db, row.id) : [];
+    return {
+      ...toSummary(row),
+      individuals: individuals.map((i) => ({
+        idvEntityId: i.idv_entity_id,
+        role: i.role,
+        name: `${i.given_names} ${i.family_name}`,
+        ownershipPercent: i.ownership_percent === null ? null : Number(i.ownership_percent),
+      })),
+    };
+  }
+
+  async function completedLookup(tenant: Tenant, id: string): Promise<repo.LookupRow> {
+    const row = await repo.findLookup(db, tenant, id);
+    if (!row) throw notFound(`Business lookup ${id}`);
+    if (row.status !== 'COMPLETED') throw new AppError('INVALID_STATE', `Business lookup ${id} is ${row.status}; its registry and ownership can be read once it is COMPLETED`);
+    return row;
+  }
+
+  /** Spends one of today's reads (UTC days); 429 with Retry-After until the next day when none is left. */
+  async function spendRead(row: repo.LookupRow): Promise<void> {
+    const now = clock.now();
+    const day = now.toISOString().slice(0, 10);
+    if (await repo.spendRead(db, row.id, day, deps.readBudget)) return;
+    const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+    throw new AppError(
+      'READ_BUDGET_EXHAUSTED',
+      `Business lookup ${row.id} has had its ${deps.readBudget} registry and ownership reads for today (UTC). Keep the answers you have (they carry an ETag and may be cached for 5 minutes), or run a new lookup for fresh register data.`,
+      { retryAfter: Math.ceil((nextDay - now.getTime()) / 1000) },
+    );
+  }
+
+  async function settle(tx: Tx, row: repo.LookupRow, reading: RegisterReading): Promise<void> {
+    const tenant = tenantOf(row.partner_id);
+    const now = clock.now();
+    if (reading.kind !== 'FOUND') {
+      const reason = reading.kind === 'FAILED' ? reading.reason : 'REGISTER_UNAVAILABLE';
+      await repo.failLookup(tx, row.id, reason, now);
+      await deps.charges.voidCharge(tx, tenant, { product: lookupProduct(row.scope), referenceId: row.id, reason: `business lookup failed: ${reason}` });
+      await deps.outbox.emit(tx, businessLookupFailed, { partnerId: row.partner_id, payload: { lookupRequestId: row.id, channelPartnerId: row.partner_id, failureReason: reason } });
+      return;
+    }
+    const { facts } = reading;
+    const ids = new Map<string, string>();
+    const idOf = (partyRef: string) => ids.get(partyRef) ?? ids.set(partyRef, newId('idvEntity', now.getTime())).get(partyRef)!;
+    const result = buildLookupResult(facts, idOf);
+    let position = 0;
+    for (const party of result.parties) {
+      await repo.insertIdvEntity(tx, {
+        id: party.idvEntityId,
+        partner_id: row.partner_id,
+        lookup_id: row.id,
+        party_ref: party.partyRef,
+        given_names: party.givenNames,
+        family_name: party.familyName,
+        created_at: now,
+      });
+      for (const role of party.roles) {
+        await repo.insertIndividual(tx, { lookup_id: row.id, idv_entity_id: party.idvEntityId, role: role.role, ownership_percent: role.ownershipPercent, position: position++ });
+      }
+    }
+    await repo.completeLookup(tx, row.id, {
+      entity: facts.entity,
+      registry: { abr: facts.abr, asic: facts.asic, officersSource: facts.officersSource },
+      structure: result.structure,
+      partyCounts: result.partyCounts,
+      at: now,
+    });
+    await deps.outbox.emit(tx, businessLookupCompleted, {
+      partnerId: row.partner_id,
+      payload: {
+        lookupRequestId: row.id,
+        channelPartnerId: row.partner_id,
+        entity: facts.entity,
+        individuals: result.parties.map((p) => ({ idvEntityId: p.idvEntityId })),
+      },
+    });
+  }
+
+  /** Screens an owner now; the summary carries categories only, never the list entry. */
+  async function screeningOf(name: { givenNames: string; familyName: string }, details: PersonDetails | undefined) {
+    const result = await deps.screening.screenPerson({
+      names: [`${name.givenNames} ${name.familyName}`],
+      dateOfBirth: details?.dateOfBirth ?? undefined,
+      countries: details?.address ? [details.address.country] : undefined,
+    });
+    return { status: result.outcome, categories: [...new Set(result.matches.flatMap((m) => m.entry.categories))].sort() };
+  }
+
+  return {
+    /** In the caller's transaction (with its Idempotency-Key): the charge, the lookup and its job. */
+    async create(tx: Tx, tenant: Tenant, request: LookupRequest): Promise<{ lookupRequestId: string }> {
+      const now = clock.now();
+      const id = newId('lookup', now.getTime());
+      const payer: Payer = request.contactId ? { billedTo: 'CONTACT', contactId: request.contactId } : { billedTo: 'PARTNER' };
+      await deps.charges.charge(tx, tenant, { payer, product: lookupProduct(request.scope), referenceId: id });
+      await repo.insertLookup(tx, { id, partner_id: tenant.partnerId, abn: request.abn, acn: request.acn, scope: request.scope, contact_id: request.contactId, created_at: now });
+      await deps.queue.enqueue(tx, processLookupJob, { lookupId: id }, { key: `lookup:${id}` });
+      return { lookupRequestId: id };
+    },
+
+    /** The job: read the registers (outside any transaction), then settle the lookup with the job's completion. */
+    async process(lookupId: string, ctx: JobContext): Promise<void> {
+      const row = await repo.findLookupForJob(db, lookupId);
+      if (!row || row.status !== 'PENDING') return;
+      const lastAttempt = ctx.attempt >= ctx.maxAttempts;
+      let reading: RegisterReading;
+      try {
+        reading = await readRegisters(deps.registers, row);
+        // A structure the traversal refuses is the provider's bug; found here, before anything is written.
+        if (reading.kind === 'FOUND') buildLookupResult(reading.facts, (ref) => ref);
+      } catch (error) {
+        if (!lastAttempt) throw error;
+        deps.logger.error({ err: error, lookupId }, 'business lookup could not read the registers; failing it');
+        reading = { kind: 'UNAVAILABLE', detail: 'the register answer could not be used' };
+      }
+      if (reading.kind === 'UNAVAILABLE' && !lastAttempt) throw new RegisterUnavailableError(`Business lookup ${lookupId}: ${reading.detail}`);
+      await ctx.complete(async (tx) => {
+        const locked = await repo.lockLookupForJob(tx, lookupId);
+        if (locked?.status === 'PENDING') await settle(tx, locked, reading);
+      });
+    },
+
+    async get(tenant: Tenant, id: string): Promise<Lookup> {
+      const row = await repo.findLookup(db, tenant, id);
+      if (!row) throw notFound(`Business lookup ${id}`);
+      return toLookup(row);
+    },
+
+    async list(tenant: Tenant, query: { limit: number; from: number; status?: string }) {
+      return toPage((await repo.listLookups(db, tenant, query)).map(toSummary), query);
+    },
+
+    async registry(tenant: Tenant, id: string, ifNoneMatch: string | undefined): Promise<ViewAnswer<Registry>> {
+      const row = await completedLookup(tenant, id);
+      const etag = etagOf(['registry', row.id, row.updated_at.toISOString()]);
+      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null };
+      await spendRead(row);
+      const { abr, asic, officersSource } = row.registry!;
+      return {
+        etag,
+        body: {
+          lookupRequestId: row.id,
+          retrievedAt: row.registry_retrieved_at!.toISOString(),
+          abr: abr && {
+            abn: abr.abn,
+            status: abr.status,
+            statusFrom: abr.statusFrom,
+            entityName: abr.entityName,
+            entityType: abr.entityType,
+            gstRegisteredFrom: abr.gstRegisteredFrom,
+            businessNames: abr.businessNames,
+            state: abr.state,
+            postcode: abr.postcode,
+          },
+          asic: asic && {
+            acn: asic.acn,
+            name: asic.name,
+            type: asic.type,
+            class: asic.class,
+            status: asic.status,
+            registeredOn: asic.registeredOn,
+            deregisteredOn: asic.deregisteredOn,
+          },
+          officersSource,
+        },
+      };
+    },
+
+    async ownership(tenant: Tenant, id: string, ifNoneMatch: string | undefined): Promise<ViewAnswer<Ownership>> {
+      const row = await completedLookup(tenant, id);
+      // A new screening list version changes the answer, so it is part of the tag.
+      const listVersion = await deps.screening.currentVersion();
+      const etag = etagOf(['ownership', row.id, row.updated_at.toISOString(), String(listVersion)]);
+      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null };
+      await spendRead(row);
+
+      const structure = row.ownership!;
+      const owners = structure.beneficialOwners;
+      const entities = new Map((await repo.findIdvEntities(db, row.id, owners.map((o) => o.idvEntityId))).map((e) => [e.id, e]));
+      let personalDetails: Ownership['personalDetails'] = 'NOT_APPLICABLE';
+      let details = new Map<string, PersonDetails>();
+      if (owners.length > 0) {
+        const read = await deps.registers.reports.personDetails([...entities.values()].map((e) => e.party_ref));
+        personalDetails = read.ok ? 'AVAILABLE' : 'UNAVAILABLE';
+        if (read.ok) details = new Map(read.value.map((d) => [d.partyRef, d]));
+        else deps.logger.warn({ lookupId: row.id, reason: read.reason }, 'owners’ personal details could not be read');
+      }
+      const beneficialOwners = await Promise.all(
+        owners.map(async (owner) => {
+          const entity = entities.get(owner.idvEntityId)!;
+          const person = details.get(entity.party_ref);
+          const name = { givenNames: entity.given_names, familyName: entity.family_name };
+          return {
+            idvEntityId: owner.idvEntityId,
+            name,
+            dateOfBirth: person?.dateOfBirth ?? null,
+            address: person?.address ?? null,
+            ownershipPercent: owner.ownershipPercent,
+            screening: await screeningOf(name, person),
+          };
+        }),
+      );
+      return {
+        etag,
+        body: {
+          lookupRequestId: row.id,
+          structureAsOf: row.structure_as_of?.toISOString() ?? null,
+          ownershipSource: structure.ownershipSource,
+          complete: structure.complete,
+          truncated: structure.truncated,
+          traversalComplete: structure.traversalComplete,
+          reason: structure.reason,
+          completeness: structure.completeness,
+          nodes: structure.nodes,
+          edges: structure.edges,
+          blockedNodes: structure.blockedNodes,
+          unlinkedOwners: structure.unlinkedOwners,
+          personalDetails,
+          beneficialOwners,
+        },
+      };
+    },
+  };
+}
+
+export type LookupService = ReturnType<typeof createLookupService>;
+
+function toSummary(row: repo.LookupRow): LookupSummary {
+  const completed = row.status === 'COMPLETED';
+  return {
+    lookupRequestId: row.id,
+    status: row.status,
+    scope: row.scope,
+    abn: row.abn,
+    acn: row.acn,
+    failureReason: row.failure_reason,
+    contactId: row.contact_id,
+    entity: completed ? { name: row.entity_name!, type: row.entity_type! } : null,
+    partyCounts: completed ? row.party_counts : null,
+    uboCount: completed ? row.ubo_count : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+/** Weak: the ownership answer's live parts (personal details) may differ byte for byte under one tag. */
+function etagOf(parts: string[]): string {
+  return `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110 §13.1.2: `*` or a list of tags, compared weakly. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
