@@ -5,6 +5,7 @@ import { runAdminCommand } from './cli/admin-client.ts';
 import { runServe, type Role } from './cli/serve.ts';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.ts';
 import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
+import type { AsicImportResult } from './providers/register/asic-dataset/asic-dataset-import.ts';
 
 function config(): Config {
   loadDotEnv();
@@ -112,6 +113,24 @@ screening
         : [`List version ${r.version}`, ...r.lists.map((l) => `  ${l.list.padEnd(16)} ${String(l.entries).padStart(7)} entries  ${l.format.padEnd(13)} ${l.fileName}  imported ${l.importedAt}`)].join('\n'),
     );
   });
+
+const registers = program.command('registers').description('offline copies of the business registers');
+registers
+  .command('import-asic')
+  .description("load ASIC's company dataset (tab-separated), replacing the one held (all or nothing)")
+  .option('--json', 'print one JSON object')
+  .argument('<file>', 'the dataset file')
+  .action(async (file: string, options: { json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'registers-import-asic', { filePath: path.resolve(file) });
+    print(result, Boolean(options.json), formatAsicImport);
+  });
+
+// `replaced` counts the companies held before (the dataset this file replaces), not the ones it changed.
+function formatAsicImport(r: Omit<AsicImportResult, 'importedAt'>): string {
+  const imported = `Imported ${r.companies} companies from ${r.rows} rows`;
+  if (r.replaced === 0) return `${imported}; no company dataset was held before`;
+  return `${imported}, replacing the ${r.replaced} held before (${r.removed ? `removed ${r.removed} no longer in the file` : 'all still in the file'})`;
+}
 
 function formatSearch(r: SearchOutput): string {
   if (r.outcome === 'UNAVAILABLE') return 'UNAVAILABLE: no list is loaded (see `pvs screening status`)';

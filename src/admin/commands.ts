@@ -6,6 +6,7 @@ import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
 import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas.ts';
 import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
+import { importAsicDataset } from '../providers/register/asic-dataset/asic-dataset-import.ts';
 import type { Services } from '../services.ts';
 
 export interface AdminCommand<S extends TSchema = TSchema> {
@@ -71,6 +72,17 @@ export const adminCommands: Record<string, AdminCommand> = {
     name: 'screening-status',
     input: Type.Object({}, { additionalProperties: false }),
     run: (services) => services.screening.status(),
+  }),
+  'registers-import-asic': command({
+    name: 'registers-import-asic',
+    input: Type.Object(
+      {
+        // Absolute: the server reading it may have another working directory. Loopback only, so the same machine.
+        filePath: Type.String({ minLength: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    run: (services, input) => importAsicDataset(services.db, input.filePath, services.clock),
   }),
   migrate: command({
     name: 'migrate',
