@@ -70,8 +70,8 @@ describe('creating a lookup', () => {
   it('refuses bad identifiers with VALIDATION_ERROR and a pointer per field; nothing is written', async () => {
     const own = await t.f.partner();
     const cases: Array<[Record<string, unknown>, Array<{ pointer: string; message: RegExp }>]> = [
-      [{ abn: '32 111 111 115' }, [{ pointer: '/abn', message: /check digits are wrong/ }]],
-      [{ acn: '111 111 115' }, [{ pointer: '/acn', message: /check digit is wrong/ }]],
+      [{ abn: '32 111 111 115' }, [{ pointer: '/abn', message: /^abn has wrong check digits \(not a valid ABN\)$/ }]],
+      [{ acn: '111 111 115' }, [{ pointer: '/acn', message: /^acn has a wrong check digit \(not a valid ACN\)$/ }]],
       [{ abn: '3211111111' }, [{ pointer: '/abn', message: /must be 11 digits, got 10/ }]],
       [{ acn: '11-111-114' }, [{ pointer: '/acn', message: /must be digits \(spaces allowed\)/ }]],
       [{ abn: '12', acn: 'x' }, [{ pointer: '/abn', message: /11 digits/ }, { pointer: '/acn', message: /digits/ }]],

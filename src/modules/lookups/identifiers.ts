@@ -13,12 +13,12 @@ export function abnProblem(value: string): string | undefined {
   const abn = digitsOf(value);
   if (!/^\d+$/.test(abn)) return 'must be digits (spaces allowed)';
   if (abn.length !== 11) return `must be 11 digits, got ${abn.length}`;
-  return isValidAbn(abn) ? undefined : 'the check digits are wrong: not a valid ABN';
+  return isValidAbn(abn) ? undefined : 'has wrong check digits (not a valid ABN)';
 }
 
 export function acnProblem(value: string): string | undefined {
   const acn = digitsOf(value);
   if (!/^\d+$/.test(acn)) return 'must be digits (spaces allowed)';
   if (acn.length !== 9) return `must be 9 digits, got ${acn.length}`;
-  return isValidAcn(acn) ? undefined : 'the check digit is wrong: not a valid ACN';
+  return isValidAcn(acn) ? undefined : 'has a wrong check digit (not a valid ACN)';
 }
