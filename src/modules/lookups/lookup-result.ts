@@ -5,7 +5,7 @@
 // What is kept is the structure and party names only. Dates of birth and addresses are never part of it:
 // the ownership view reads them live (CONTRACT §5). The provider's node ids and party references are not
 // kept in the structure: persons are their idv entities, whose rows hold the reference for those live reads.
-import { analyseOwnership, type Completeness, type OwnershipInput, type OwnershipNodeKind, type OwnershipReason, type OwnershipSource } from './ownership.ts';
+import { analyseOwnership, type OwnershipAnalysis, type OwnershipInput, type OwnershipNodeKind } from './ownership.ts';
 import type { RegisterFacts } from './register-reading.ts';
 
 export type PartyRole = 'DIRECTOR' | 'SECRETARY' | 'OFFICER' | 'UBO' | 'SHAREHOLDER';
@@ -19,13 +19,7 @@ export interface Party {
 }
 
 /** The ownership structure as stored and shown; node ids are `n1`, `n2`… in the source's order. */
-export interface StoredStructure {
-  ownershipSource: OwnershipSource;
-  complete: boolean;
-  truncated: boolean;
-  traversalComplete: boolean | null;
-  reason: OwnershipReason;
-  completeness: Completeness;
+export interface StoredStructure extends Pick<OwnershipAnalysis, 'ownershipSource' | 'complete' | 'truncated' | 'traversalComplete' | 'reason' | 'completeness'> {
   nodes: Array<{ id: string; kind: OwnershipNodeKind; name: string; idvEntityId: string | null }>;
   edges: Array<{ ownerId: string; ownedId: string; percent: number }>;
   blockedNodes: Array<{ nodeId: string; kind: OwnershipNodeKind; name: string; ownershipPercent: number }>;
