@@ -109,6 +109,8 @@ export interface ServiceOverrides {
   random?: () => number;
   /** Wraps the configured gateway (crash tests stop a worker right after the gateway answered). */
   wrapGateway?: (gateway: PaymentGateway) => PaymentGateway;
+  /** Wraps the configured registers (tests make a source fail or stall at a chosen call). */
+  wrapRegisters?: (registers: Registers) => Registers;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -154,7 +156,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       threshold: config.SCREENING_MATCH_THRESHOLD,
       refreshSeconds: config.SCREENING_REFRESH_SECONDS,
     });
-    const registers = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
+    const configuredRegisters = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
+    const registers = overrides.wrapRegisters ? overrides.wrapRegisters(configuredRegisters) : configuredRegisters;
     const lookups = createLookupService({
       db,
       clock,

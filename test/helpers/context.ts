@@ -54,7 +54,7 @@ export interface Factories {
 let counter = 0;
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; clock?: Clock; random?: () => number; app?: BuildAppOptions; database?: TestDatabase; wrapGateway?: ServiceOverrides['wrapGateway'] } = {},
+  options: { env?: Record<string, string>; clock?: Clock; random?: () => number; app?: BuildAppOptions; database?: TestDatabase; wrapGateway?: ServiceOverrides['wrapGateway']; wrapRegisters?: ServiceOverrides['wrapRegisters'] } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = options.database ?? (await createTestDatabase());
@@ -66,7 +66,7 @@ export async function createTestContext(
     },
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination: sink as never });
-  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger, wrapGateway: options.wrapGateway });
+  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger, wrapGateway: options.wrapGateway, wrapRegisters: options.wrapRegisters });
   const app = await buildApp(services, options.app);
   await app.ready();
 

@@ -11,7 +11,7 @@ const budgetNote =
 
 /** 200 with the body, or 304 when the caller's copy still holds; both carry the tag and the caching rule. */
 function sendView<T>(reply: FastifyReply, answer: ViewAnswer<T>) {
-  reply.header('etag', answer.etag).header('cache-control', 'private, max-age=300');
+  reply.header('etag', answer.etag).header('cache-control', answer.cacheable ? 'private, max-age=300' : 'no-store');
   if (answer.body === null) return reply.code(304).send();
   return answer.body;
 }
@@ -61,9 +61,11 @@ export function registerLookupRoutes(api: PartnerApi, deps: { lookups: LookupSer
     async (request) => lookups.get(request.tenant, request.params.id),
   );
 
+  // No HEAD: it would spend a read (and, for ownership, read the owners' details live) for no body.
   api.get(
     '/business-lookups/:id/registry',
     {
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'The register facts the lookup read',
@@ -80,6 +82,7 @@ export function registerLookupRoutes(api: PartnerApi, deps: { lookups: LookupSer
   api.get(
     '/business-lookups/:id/ownership',
     {
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'The ownership structure, completeness and beneficial owners',

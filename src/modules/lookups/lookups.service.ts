@@ -44,6 +44,8 @@ export interface LookupRequest {
 export interface ViewAnswer<T> {
   etag: string;
   body: T | null;
+  /** False when the answer lacks a live part that a later read may get: not to be kept or revalidated. */
+  cacheable: boolean;
 }
 
 /** Thrown to have the job try again: the register did not answer. */
@@ -219,11 +221,12 @@ export function createLookupService(deps: {
     async registry(tenant: Tenant, id: string, ifNoneMatch: string | undefined): Promise<ViewAnswer<Registry>> {
       const row = await completedLookup(tenant, id);
       const etag = etagOf(['registry', row.id, row.updated_at.toISOString()]);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null };
+      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, cacheable: true };
       await spendRead(row);
       const { abr, asic, officersSource } = row.registry!;
       return {
         etag,
+        cacheable: true,
         body: {
           lookupRequestId: row.id,
           retrievedAt: row.registry_retrieved_at!.toISOString(),
@@ -257,7 +260,7 @@ export function createLookupService(deps: {
       // A new screening list version changes the answer, so it is part of the tag.
       const listVersion = await deps.screening.currentVersion();
       const etag = etagOf(['ownership', row.id, row.updated_at.toISOString(), String(listVersion)]);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null };
+      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, cacheable: true };
       await spendRead(row);
 
       const structure = row.ownership!;
@@ -286,8 +289,12 @@ export function createLookupService(deps: {
           };
         }),
       );
+      // Without the owners' details the answer must not be kept: its own tag, which the next read will not
+      // compute, makes a conditional read fetch the details again instead of a 304 for the gap.
+      const complete = personalDetails !== 'UNAVAILABLE';
       return {
-        etag,
+        etag: complete ? etag : etagOf([etag, 'personal-details-unavailable']),
+        cacheable: complete,
         body: {
           lookupRequestId: row.id,
           structureAsOf: row.structure_as_of?.toISOString() ?? null,
