@@ -27,11 +27,11 @@ import { lookupProduct } from '../billing/prices.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import { businessLookupCompleted, businessLookupFailed } from '../webhooks/events/lookups.events.ts';
 import { abnProblem, acnProblem, digitsOf } from './identifiers.ts';
-import { buildLookupResult } from './lookup-result.ts';
+import { buildLookupResult, type LookupResult } from './lookup-result.ts';
 import type { CreateLookupBody, Lookup, LookupSummary, Ownership, Registry } from './lookups.schemas.ts';
 import { processLookupJob } from './lookups.jobs.ts';
 import * as repo from './lookups.repository.ts';
-import { readRegisters, type RegisterReading } from './register-reading.ts';
+import { readRegisters, type RegisterFacts, type RegisterReading } from './register-reading.ts';
 
 export interface LookupRequest {
   abn: string | null;
@@ -47,6 +47,8 @@ export interface ViewAnswer<T> {
   /** False when the answer lacks a live part that a later read may get: not to be kept or revalidated. */
   cacheable: boolean;
 }
+
+type Outcome = { kind: 'COMPLETED'; facts: RegisterFacts; result: LookupResult } | { kind: 'FAILED'; reason: NonNullable<repo.LookupRow['failure_reason']> };
 
 /** Thrown to have the job try again: the register did not answer. */
 class RegisterUnavailableError extends Error {
@@ -117,20 +119,26 @@ export function createLookupService(deps: {
     );
   }
 
-  async function settle(tx: Tx, row: repo.LookupRow, reading: RegisterReading): Promise<void> {
+  /** What the job will write: parties with new idv entity ids, or the failure. Throws on a structure the traversal refuses. */
+  function outcomeOf(reading: RegisterReading): Outcome {
+    if (reading.kind !== 'FOUND') return { kind: 'FAILED', reason: reading.kind === 'FAILED' ? reading.reason : 'REGISTER_UNAVAILABLE' };
+    const at = clock.now().getTime();
+    const ids = new Map<string, string>();
+    const idOf = (partyRef: string) => ids.get(partyRef) ?? ids.set(partyRef, newId('idvEntity', at)).get(partyRef)!;
+    return { kind: 'COMPLETED', facts: reading.facts, result: buildLookupResult(reading.facts, idOf) };
+  }
+
+  async function settle(tx: Tx, row: repo.LookupRow, outcome: Outcome): Promise<void> {
     const tenant = tenantOf(row.partner_id);
     const now = clock.now();
-    if (reading.kind !== 'FOUND') {
-      const reason = reading.kind === 'FAILED' ? reading.reason : 'REGISTER_UNAVAILABLE';
+    if (outcome.kind === 'FAILED') {
+      const { reason } = outcome;
       await repo.failLookup(tx, row.id, reason, now);
       await deps.charges.voidCharge(tx, tenant, { product: lookupProduct(row.scope), referenceId: row.id, reason: `business lookup failed: ${reason}` });
       await deps.outbox.emit(tx, businessLookupFailed, { partnerId: row.partner_id, payload: { lookupRequestId: row.id, channelPartnerId: row.partner_id, failureReason: reason } });
       return;
     }
-    const { facts } = reading;
-    const ids = new Map<string, string>();
-    const idOf = (partyRef: string) => ids.get(partyRef) ?? ids.set(partyRef, newId('idvEntity', now.getTime())).get(partyRef)!;
-    const result = buildLookupResult(facts, idOf);
+    const { facts, result } = outcome;
     let position = 0;
     for (const party of result.parties) {
       await repo.insertIdvEntity(tx, {
@@ -191,20 +199,21 @@ export function createLookupService(deps: {
       const row = await repo.findLookupForJob(db, lookupId);
       if (!row || row.status !== 'PENDING') return;
       const lastAttempt = ctx.attempt >= ctx.maxAttempts;
-      let reading: RegisterReading;
+      let outcome: Outcome;
       try {
-        reading = await readRegisters(deps.registers, row);
-        // A structure the traversal refuses is the provider's bug; found here, before anything is written.
-        if (reading.kind === 'FOUND') buildLookupResult(reading.facts, (ref) => ref);
+        const reading = await readRegisters(deps.registers, row);
+        if (reading.kind === 'UNAVAILABLE' && !lastAttempt) throw new RegisterUnavailableError(`Business lookup ${lookupId}: ${reading.detail}`);
+        outcome = outcomeOf(reading);
       } catch (error) {
+        // A provider that throws, or answers a structure the traversal refuses, is a bug: tried again like
+        // an outage, and on the last attempt the lookup fails rather than staying PENDING for ever.
         if (!lastAttempt) throw error;
-        deps.logger.error({ err: error, lookupId }, 'business lookup could not read the registers; failing it');
-        reading = { kind: 'UNAVAILABLE', detail: 'the register answer could not be used' };
+        deps.logger.error({ err: error, lookupId }, 'business lookup could not use the register answer; failing it');
+        outcome = { kind: 'FAILED', reason: 'REGISTER_UNAVAILABLE' };
       }
-      if (reading.kind === 'UNAVAILABLE' && !lastAttempt) throw new RegisterUnavailableError(`Business lookup ${lookupId}: ${reading.detail}`);
       await ctx.complete(async (tx) => {
         const locked = await repo.lockLookupForJob(tx, lookupId);
-        if (locked?.status === 'PENDING') await settle(tx, locked, reading);
+        if (locked?.status === 'PENDING') await settle(tx, locked, outcome);
       });
     },
 
