@@ -12,7 +12,7 @@ import { startLoadGenerator, summarize, type Figures, type LoadGeneratorHandle, 
 import { noProfiler, profilesDir, startProfiler, type Profiler } from './lib/profiler.ts';
 import { compareWithBaseline, formatBackend, newResults, saveBaseline, scenarioResult, writeLatest, latestFile, baselineFile, type BackendResult } from './lib/report.ts';
 import { readSettings, SettingsError, usage, wantsHelp, type BenchSettings } from './lib/settings.ts';
-import { backendLabels, defaultGoals, type Backend, type BenchRequest, type HttpScenario, type MeasuredScenario, type Scenario } from './lib/types.ts';
+import { backendLabels, defaultGoals, type Backend, type BenchRequest, type HttpScenario, type MeasuredScenario, type Scenario, type ScenarioRun } from './lib/types.ts';
 
 const scenariosDir = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
@@ -36,11 +36,12 @@ async function loadScenarios(only: string[]): Promise<Scenario[]> {
 
 /** One request before the load: the right status and whatever the scenario checks, or no run. */
 async function probe(origin: string, request: BenchRequest, server: 'baseline' | 'real', check?: (server: 'baseline' | 'real', status: number, body: string) => string | undefined) {
-  const response = await fetch(new URL(request.path, origin), { method: request.method ?? 'GET', headers: request.headers, body: request.body });
-  const body = await response.text();
+  const body = request.body ?? request.bodies?.[0];
+  const response = await fetch(new URL(request.path, origin), { method: request.method ?? 'GET', headers: request.headers, body });
+  const text = await response.text();
   const expected = request.expectStatus ?? 200;
-  if (response.status !== expected) throw new Error(`${server}: ${request.method ?? 'GET'} ${request.path} answered ${response.status}, expected ${expected}: ${body.slice(0, 300)}`);
-  const problem = check?.(server, response.status, body);
+  if (response.status !== expected) throw new Error(`${server}: ${request.method ?? 'GET'} ${request.path} answered ${response.status}, expected ${expected}: ${text.slice(0, 300)}`);
+  const problem = check?.(server, response.status, text);
   if (problem) throw new Error(`${server}: ${problem}`);
 }
 
@@ -54,9 +55,9 @@ interface Harness {
   profiler: Profiler;
 }
 
-async function runScenario(scenario: HttpScenario, backend: Backend, real: RealApp, harness: Harness) {
+/** (a) the run's bare route and (b) the real app: probed, warmed up, then measured in interleaved slices. */
+async function compareHttp(name: string, backend: Backend, run: ScenarioRun, real: RealApp, harness: Harness): Promise<{ baseline: Figures; real: Figures }> {
   const { settings, load, profiler } = harness;
-  const run = await scenario.setup(real.ctx);
   let bare: FastifyInstance | undefined;
   try {
     // (a): a plain Fastify instance, nothing registered but this one route.
@@ -70,7 +71,7 @@ async function runScenario(scenario: HttpScenario, backend: Backend, real: RealA
     await probe(servers.a.origin, servers.a.request, 'baseline', run.check);
     await probe(servers.b.origin, servers.b.request, 'real', run.check);
 
-    const label = `${backendLabels[backend]} · ${scenario.name}`;
+    const label = `${backendLabels[backend]} · ${name}`;
     const sliceSeconds = settings.seconds / settings.slices;
     const common = { connections: settings.connections };
     if (settings.warmupSeconds > 0) {
@@ -88,7 +89,7 @@ async function runScenario(scenario: HttpScenario, backend: Backend, real: RealA
         const server = servers[which];
         const cpu = process.cpuUsage();
         const { origin, request } = server;
-        const raw = await profiler.around(`${backend}-${scenario.name}-${which}-${i + 1}`, () => load.run({ ...common, origin, request, seconds: sliceSeconds }));
+        const raw = await profiler.around(`${backend}-${name}-${which}-${i + 1}`, () => load.run({ ...common, origin, request, seconds: sliceSeconds }));
         const used = process.cpuUsage(cpu);
         server.runs.push({ ...raw, serverCpuUs: used.user + used.system });
       }
@@ -99,20 +100,36 @@ async function runScenario(scenario: HttpScenario, backend: Backend, real: RealA
       progress(`  ${which}: ${f.rps.toFixed(1)} req/s, p50 ${f.latencyMs.p50} ms, p99 ${f.latencyMs.p99} ms, server CPU ${f.serverCpuUsPerRequest} µs/request`);
     say('(a) baseline', a);
     say('(b) real    ', b);
-    const goal = (scenario.goals ?? defaultGoals)[backend];
-    return scenarioResult(scenario.description, a, b, goal);
+    return { baseline: a, real: b };
   } finally {
     await bare?.close();
+  }
+}
+
+async function runScenario(scenario: HttpScenario, backend: Backend, real: RealApp, harness: Harness) {
+  const run = await scenario.setup(real.ctx);
+  try {
+    const { baseline, real: measured } = await compareHttp(scenario.name, backend, run, real, harness);
+    const goal = (scenario.goals ?? defaultGoals)[backend];
+    return scenarioResult(scenario.description, baseline, measured, goal);
+  } finally {
     await run.teardown?.();
   }
 }
 
 /** A measured scenario runs its own (a) and (b); the runner gives it the context, settings and profiler. */
 async function runMeasured(scenario: MeasuredScenario, backend: Backend, real: RealApp, harness: Harness) {
-  const { settings, profiler } = harness;
+  const { settings, profiler, load } = harness;
   return scenario.measure({
     ...real.ctx,
     settings,
+    compareHttp: (run) => compareHttp(scenario.name, backend, run, real, harness),
+    async send(request, options) {
+      const cpu = process.cpuUsage();
+      const raw = await load.run({ origin: real.origin, request, connections: options.connections ?? settings.connections, seconds: 0, amount: options.count });
+      const used = process.cpuUsage(cpu);
+      return summarize([{ ...raw, serverCpuUs: used.user + used.system }]);
+    },
     goal: (scenario.goals ?? defaultGoals)[backend],
     profile: (name, fn) => profiler.around(`${backend}-${scenario.name}-${name}`, fn),
     progress: (text) => progress(`${backendLabels[backend]} · ${scenario.name}: ${text}`),

@@ -2,10 +2,29 @@
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
+  /** One request as autocannon builds it; `setupRequest` answers it changed. */
+  interface RequestData {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+  }
+
+  interface RequestSpec extends RequestData {
+    /** Called before each send of this request (which is then rebuilt every time). */
+    setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData;
+  }
+
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** Stop after this many requests (instead of after `duration`). */
+    amount?: number;
+    /** Milliseconds between samples (default 1000); the end of a run is noticed at a sample. */
+    sampleInt?: number;
+    /** Sent in turn on each connection, over the defaults above. */
+    requests?: RequestSpec[];
     pipelining?: number;
     timeout?: number;
     method?: string;
@@ -30,4 +49,5 @@ declare module 'autocannon' {
 
   function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
+  export type { RequestData };
 }

@@ -6,7 +6,7 @@
 // whatever else the machine is doing weighs on both alike; the slices' samples are merged here.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type RequestData } from 'autocannon';
 import type { LoadGenerator } from './settings.ts';
 import type { BenchRequest } from './types.ts';
 
@@ -16,6 +16,8 @@ export interface LoadOptions {
   request: BenchRequest;
   connections: number;
   seconds: number;
+  /** Send exactly this many requests, then stop (`seconds` is then ignored). */
+  amount?: number;
   /** Discard the samples (warm-up). */
   discard?: boolean;
 }
@@ -81,16 +83,26 @@ export function runHere(options: LoadOptions): Promise<RawRun> {
   const samples = new Samples();
   let count = 0;
   const unexpectedStatus: Record<string, number> = {};
+  // Bodies in turn across every connection (a shared counter), so that no two requests in flight carry
+  // the same one until the list has gone round; from a random place, so that each slice starts elsewhere.
+  const { bodies } = request;
+  let nextBody = bodies?.length ? Math.floor(Math.random() * bodies.length) : 0;
+  const rotating = bodies?.length ? { requests: [{ setupRequest: (r: RequestData) => ({ ...r, body: bodies[nextBody++ % bodies.length] }) }] } : {};
+  const amount = options.amount;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    let lastResponse = started;
     const instance = autocannon(
       {
         url: new URL(request.path, options.origin).toString(),
         method: request.method ?? 'GET',
         headers: request.headers,
         body: request.body,
-        connections: options.connections,
-        duration: options.seconds,
+        ...rotating,
+        connections: amount === undefined ? options.connections : Math.min(options.connections, amount),
+        // autocannon notices the end at its next sample tick (every second by default): with `amount`,
+        // ticks every 10 ms so that the caller is not kept waiting for nothing.
+        ...(amount === undefined ? { duration: options.seconds } : { amount, sampleInt: 10 }),
         pipelining: 1,
         timeout: 10,
       },
@@ -99,8 +111,9 @@ export function runHere(options: LoadOptions): Promise<RawRun> {
         const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
         resolve({
           count,
-          // autocannon's own duration (10-ms precision) starts after its set-up; ours includes it.
-          seconds: Math.min(elapsed, result.duration || elapsed),
+          // autocannon's own duration (10-ms precision) starts after its set-up; ours includes it. With
+          // `amount`, the run ends at the last response, not at the tick that noticed it.
+          seconds: amount === undefined ? Math.min(elapsed, result.duration || elapsed) : Number(lastResponse - started) / 1e9,
           latencies: samples.toArray(),
           unexpectedStatus,
           errors: result.errors,
@@ -109,6 +122,7 @@ export function runHere(options: LoadOptions): Promise<RawRun> {
       },
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      lastResponse = process.hrtime.bigint();
       if (statusCode === expected) {
         count++;
         if (!options.discard) samples.push(responseTime);

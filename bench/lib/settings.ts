@@ -27,6 +27,10 @@ export interface BenchSettings {
   screeningEntries: number;
   /** screening: person queries timed both ways (plus a tenth as many business queries). */
   screeningQueries: number;
+  /** lookups: business lookups posted in each end-to-end phase. */
+  lookups: number;
+  /** lookups: job workers settling them in the end-to-end phases. */
+  lookupWorkers: number;
   saveBaseline: boolean;
   /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
   strict: boolean;
@@ -77,7 +81,9 @@ Environment:
                          screening: entries in the generated list (default 20000)
   BENCH_SCREENING_QUERIES
                          screening: person queries, each run through the index and by brute force
-                         (default 300, plus a tenth as many business queries)`;
+                         (default 300, plus a tenth as many business queries)
+  BENCH_LOOKUPS          lookups: business lookups posted in each end-to-end phase (default 2000)
+  BENCH_LOOKUP_WORKERS   lookups: job workers (in this process) settling them (default 1)`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);
@@ -104,6 +110,8 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
     webhookEmitters: positiveNumber(env, 'BENCH_WEBHOOK_EMITTERS', 4, { integer: true }),
     screeningEntries: positiveNumber(env, 'BENCH_SCREENING_ENTRIES', 20_000, { integer: true }),
     screeningQueries: positiveNumber(env, 'BENCH_SCREENING_QUERIES', 300, { integer: true }),
+    lookups: positiveNumber(env, 'BENCH_LOOKUPS', 2000, { integer: true }),
+    lookupWorkers: positiveNumber(env, 'BENCH_LOOKUP_WORKERS', 1, { integer: true }),
     saveBaseline: flags.has('--save-baseline'),
     strict: flags.has('--strict'),
   };

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { HttpApp } from '../../src/platform/http/types.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import type { Services } from '../../src/services.ts';
+import type { Figures } from './load.ts';
 import type { ScenarioResult } from './report.ts';
 import type { BenchSettings } from './settings.ts';
 
@@ -21,6 +22,12 @@ export interface BenchRequest {
   headers?: Record<string, string>;
   /** A request body (JSON text); set content-type in headers. */
   body?: string;
+  /**
+   * Bodies sent in turn instead of `body`, one per request across all connections, going round when
+   * the list is spent: a write that should not repeat the same values (e.g. distinct ABNs). The check
+   * before the load sends the first.
+   */
+  bodies?: readonly string[];
   /** The status every response must have (default 200). Any other status makes the run invalid. */
   expectStatus?: number;
 }
@@ -120,6 +127,14 @@ export interface MeasureContext extends BenchContext {
   profile<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** A progress line on stderr. */
   progress(text: string): void;
+  /**
+   * Measures a run exactly as the runner measures an HTTP scenario (the bare route on a plain Fastify,
+   * the real app, the checks, warm-up, interleaved slices, profiles named `a-<n>`/`b-<n>`), for a
+   * measured scenario whose request comparison is one of its parts. Does not call `run.teardown`.
+   */
+  compareHttp(run: ScenarioRun): Promise<{ baseline: Figures; real: Figures }>;
+  /** Sends `count` requests to the real app from the load generator, `connections` (default the run's) at a time. */
+  send(request: BenchRequest, options: { count: number; connections?: number }): Promise<Figures>;
 }
 
 /** Identity helper, so scenario files get type checking without naming the type. */

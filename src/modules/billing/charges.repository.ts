@@ -19,13 +19,21 @@ export interface ChargeRow {
 
 const chargeColumns = 'id, partner_id, contact_id, billed_to, product, reference_id, amount, status, billing_run_id, refund_ref, created_at, updated_at';
 
-export async function insertCharge(db: Executor, row: Omit<ChargeRow, 'refund_ref' | 'updated_at'>): Promise<ChargeRow> {
-  const [inserted] = await db.query<ChargeRow>(
-    `INSERT INTO charges (id, partner_id, contact_id, billed_to, product, reference_id, amount, status, billing_run_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${chargeColumns}`,
-    [row.id, row.partner_id, row.contact_id, row.billed_to, row.product, row.reference_id, row.amount, row.status, row.billing_run_id, row.created_at],
-  );
+const insertChargeSql = `INSERT INTO charges (id, partner_id, contact_id, billed_to, product, reference_id, amount, status, billing_run_id, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`;
+
+type NewCharge = Omit<ChargeRow, 'refund_ref' | 'updated_at'>;
+
+const chargeParams = (row: NewCharge) => [row.id, row.partner_id, row.contact_id, row.billed_to, row.product, row.reference_id, row.amount, row.status, row.billing_run_id, row.created_at];
+
+export async function insertCharge(db: Executor, row: NewCharge): Promise<ChargeRow> {
+  const [inserted] = await db.query<ChargeRow>(`${insertChargeSql} RETURNING ${chargeColumns}`, chargeParams(row));
   return inserted!;
+}
+
+/** insertCharge as a held write (Queryable.write): for a charge whose reference is new in this transaction. */
+export async function writeCharge(db: Executor, row: NewCharge): Promise<void> {
+  await db.write(insertChargeSql, chargeParams(row));
 }
 
 export async function findChargeByReference(db: Executor, tenant: Tenant, product: string, referenceId: string): Promise<ChargeRow | undefined> {

@@ -70,7 +70,7 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
     throw new Error(`Could not open a billing run for contact ${contactId}`);
   }
 
-  return {
+  const service = {
     /**
      * Who pays: the partner when no contact is named; else the contact, if it can be billed. Throws
      * CONTACT_INVALID (unknown, another partner's, archived), CONTACT_BILLING_BLOCKED or PAYMENT_METHOD_REQUIRED.
@@ -111,6 +111,31 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
     },
 
     /**
+     * `charge` for work created in this same transaction, whose reference cannot have a charge yet. The
+     * partner's charge is a held write (Queryable.write), so the work, its charge and its job can reach
+     * the database as one statement; a contact's charge takes `charge`'s path, which reads and locks.
+     */
+    async chargeNewWork(tx: Tx, tenant: Tenant, input: { payer: Payer; product: Product; referenceId: string }): Promise<void> {
+      if (input.payer.billedTo === 'CONTACT') {
+        await service.charge(tx, tenant, input);
+        return;
+      }
+      const now = clock.now();
+      await repo.writeCharge(tx, {
+        id: newId('charge', now.getTime()),
+        partner_id: tenant.partnerId,
+        contact_id: null,
+        billed_to: 'PARTNER',
+        product: input.product,
+        reference_id: input.referenceId,
+        amount: deps.prices[input.product],
+        status: 'BILLED',
+        billing_run_id: null,
+        created_at: now,
+      });
+    },
+
+    /**
      * The work failed on our side: the charge is void. If the card already paid for it (or an attempt
      * that includes it is out), a job refunds it once the attempt settles. Undefined when there was none.
      */
@@ -141,6 +166,7 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
       return toCharge(row);
     },
   };
+  return service;
 }
 
 export type ChargeService = ReturnType<typeof createChargeService>;

@@ -1,4 +1,7 @@
-// Every SQL statement about business lookups, their idv entities and their read budget.
+// Every SQL statement about business lookups, their idv entities and their read budget. The writes of a
+// lookup's create and settlement are held writes (Queryable.write): each transaction sends them as one
+// statement. None of them touches a row another of them inserts (an individual refers to its idv entity,
+// which foreign keys allow).
 import type { Executor } from '../../platform/db/database.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
 import type { LookupScope } from '../billing/prices.ts';
@@ -34,7 +37,7 @@ const lookupColumns = `id, partner_id, abn, acn, scope, contact_id, status, fail
   registry_retrieved_at, ownership, structure_as_of, party_counts, ubo_count, created_at, updated_at, completed_at`;
 
 export async function insertLookup(db: Executor, row: Pick<LookupRow, 'id' | 'partner_id' | 'abn' | 'acn' | 'scope' | 'contact_id' | 'created_at'>): Promise<void> {
-  await db.query(
+  await db.write(
     `INSERT INTO business_lookups (id, partner_id, abn, acn, scope, contact_id, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $7)`,
     [row.id, row.partner_id, row.abn, row.acn, row.scope, row.contact_id, row.created_at],
@@ -69,7 +72,7 @@ export async function completeLookup(
   id: string,
   done: { entity: RegisterFacts['entity']; registry: StoredRegistry; structure: StoredStructure; partyCounts: PartyCounts; at: Date },
 ): Promise<void> {
-  await db.query(
+  await db.write(
     `UPDATE business_lookups SET status = 'COMPLETED', entity_name = $2, entity_type = $3, registry = $4, registry_retrieved_at = $7,
        ownership = $5, structure_as_of = $7, party_counts = $6, ubo_count = ($6::jsonb ->> 'beneficialOwners')::integer,
        completed_at = $7, updated_at = $7
@@ -79,14 +82,14 @@ export async function completeLookup(
 }
 
 export async function failLookup(db: Executor, id: string, reason: NonNullable<LookupRow['failure_reason']>, at: Date): Promise<void> {
-  await db.query(`UPDATE business_lookups SET status = 'FAILED', failure_reason = $2, completed_at = $3, updated_at = $3 WHERE id = $1`, [id, reason, at]);
+  await db.write(`UPDATE business_lookups SET status = 'FAILED', failure_reason = $2, completed_at = $3, updated_at = $3 WHERE id = $1`, [id, reason, at]);
 }
 
 export async function insertIdvEntity(
   db: Executor,
   row: { id: string; partner_id: string; lookup_id: string; party_ref: string; given_names: string; family_name: string; created_at: Date },
 ): Promise<void> {
-  await db.query(
+  await db.write(
     `INSERT INTO idv_entities (id, partner_id, lookup_id, party_ref, given_names, family_name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [row.id, row.partner_id, row.lookup_id, row.party_ref, row.given_names, row.family_name, row.created_at],
   );
@@ -96,7 +99,7 @@ export async function insertIndividual(
   db: Executor,
   row: { lookup_id: string; idv_entity_id: string; role: PartyRole; ownership_percent: number | null; position: number },
 ): Promise<void> {
-  await db.query(`INSERT INTO lookup_individuals (lookup_id, idv_entity_id, role, ownership_percent, position) VALUES ($1, $2, $3, $4, $5)`, [
+  await db.write(`INSERT INTO lookup_individuals (lookup_id, idv_entity_id, role, ownership_percent, position) VALUES ($1, $2, $3, $4, $5)`, [
     row.lookup_id,
     row.idv_entity_id,
     row.role,

@@ -4,6 +4,7 @@
 // Invariants:
 // - The lookup, its charge and its job are written in one transaction, and the charge is the first write:
 //   a contact that cannot be billed leaves nothing behind (the gate, checked with the contact locked).
+//   Billed to the partner, the three are held writes (Queryable.write): one statement, one round trip.
 // - The job settles a lookup once: its writes (record, idv entities, event, voided charge) commit with the
 //   job's own completion. A worker that dies before that leaves the lookup PENDING for the next attempt.
 // - Reads never read the registers again. Each registry or ownership answer spends one read of the
@@ -188,9 +189,9 @@ export function createLookupService(deps: {
       const now = clock.now();
       const id = newId('lookup', now.getTime());
       const payer: Payer = request.contactId ? { billedTo: 'CONTACT', contactId: request.contactId } : { billedTo: 'PARTNER' };
-      await deps.charges.charge(tx, tenant, { payer, product: lookupProduct(request.scope), referenceId: id });
+      await deps.charges.chargeNewWork(tx, tenant, { payer, product: lookupProduct(request.scope), referenceId: id });
       await repo.insertLookup(tx, { id, partner_id: tenant.partnerId, abn: request.abn, acn: request.acn, scope: request.scope, contact_id: request.contactId, created_at: now });
-      await deps.queue.enqueue(tx, processLookupJob, { lookupId: id }, { key: `lookup:${id}` });
+      await deps.queue.enqueueHeld(tx, processLookupJob, { lookupId: id }, { key: `lookup:${id}` });
       return { lookupRequestId: id };
     },
 

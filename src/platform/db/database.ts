@@ -5,6 +5,16 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * A statement whose result the caller does not need: an INSERT, or a change to a row that exists.
+   * Outside a transaction it runs at once. Inside one it is held, and the transaction's held writes go to
+   * the database together, as one statement, before its next query or at its commit; an error of theirs
+   * surfaces there. A transaction of held writes only is that one statement, with no BEGIN or COMMIT.
+   * Held writes see none of each other's effects (foreign keys are checked at the statement's end, so a
+   * row and rows that refer to it may be held together): never hold a write to a row another held write
+   * inserts or changes.
+   */
+  write(sql: string, params?: readonly unknown[]): Promise<void>;
 }
 
 /** A connection inside an open transaction. */
@@ -42,4 +52,40 @@ export function runAfterCommit(callbacks: Array<() => void>): void {
       // After-commit callbacks are nudges; one failing must not turn a committed write into an error.
     }
   }
+}
+
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * Held writes as one statement: each a data-modifying WITH query, its parameters renumbered after those
+ * before it. One round trip for the lot, and atomic on its own.
+ */
+export function combineWrites(writes: readonly Statement[]): Statement {
+  if (writes.length === 1) return writes[0]!;
+  const params: unknown[] = [];
+  const parts = writes.map((w, i) => {
+    const offset = params.length;
+    params.push(...w.params);
+    return `w${i} AS (${w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+  });
+  return { sql: `WITH ${parts.join(',\n')}\nSELECT 1`, params };
+}
+
+/** A transaction's held writes; `take` empties it. */
+export function createWriteBuffer() {
+  let held: Statement[] = [];
+  return {
+    hold(sql: string, params: readonly unknown[]) {
+      held.push({ sql, params });
+    },
+    take(): Statement | undefined {
+      if (held.length === 0) return undefined;
+      const combined = combineWrites(held);
+      held = [];
+      return combined;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { runAfterCommit, type Database, type Tx } from './database.ts';
+import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './database.ts';
 
 /**
  * Embedded PostgreSQL. PGlite is one connection in this process: its transactions are serialised,
@@ -19,19 +19,36 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     async exec(sql) {
       await db.exec(sql);
     },
+    async write(sql, params = []) {
+      await db.query(sql, params as unknown[]);
+    },
     async transaction(fn) {
       const callbacks: Array<() => void> = [];
       const result = await db.transaction(async (inner) => {
+        // In-process, so a round trip costs little: held writes are only sent together, before the next
+        // statement or the commit, as on PostgreSQL.
+        const held = createWriteBuffer();
+        const flush = async () => {
+          const writes = held.take();
+          if (writes) await inner.query(writes.sql, writes.params as unknown[]);
+        };
         const tx: Tx = {
           async query(sql, params = []) {
+            await flush();
             return (await inner.query(sql, params as unknown[])).rows as never[];
           },
           async exec(sql) {
+            await flush();
             await inner.exec(sql);
+          },
+          async write(sql, params = []) {
+            held.hold(sql, params);
           },
           afterCommit: (cb) => callbacks.push(cb),
         };
-        return fn(tx);
+        const value = await fn(tx);
+        await flush();
+        return value;
       });
       runAfterCommit(callbacks);
       return result;

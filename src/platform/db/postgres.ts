@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { runAfterCommit, type Database, type Tx } from './database.ts';
+import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './database.ts';
 
 // timestamptz → Date (pg's default); int8 and numeric stay strings unless cast in SQL.
 
@@ -18,29 +18,56 @@ export function openPostgres(connectionString: string, options: { max?: number }
     async exec(sql) {
       await pool.query(sql);
     },
+    async write(sql, params = []) {
+      await pool.query(sql, params as unknown[]);
+    },
     async transaction(fn) {
       const client = await pool.connect();
       const callbacks: Array<() => void> = [];
+      // BEGIN waits for the first statement that needs it, so that a transaction of held writes only is
+      // one statement: one round trip instead of three (the create of a lookup, its charge and its job).
+      const held = createWriteBuffer();
+      let begun = false;
+      const send = async () => {
+        if (!begun) {
+          begun = true;
+          await client.query('BEGIN');
+        }
+        const writes = held.take();
+        if (writes) await client.query(writes.sql, writes.params as unknown[]);
+      };
       const tx: Tx = {
         async query(sql, params = []) {
+          await send();
           return (await client.query(sql, params as unknown[])).rows;
         },
         async exec(sql) {
+          await send();
           await client.query(sql);
+        },
+        async write(sql, params = []) {
+          held.hold(sql, params);
         },
         afterCommit: (cb) => callbacks.push(cb),
       };
       let broken = false;
       try {
-        await client.query('BEGIN');
         const result = await fn(tx);
-        await client.query('COMMIT');
+        if (begun) {
+          await send();
+          await client.query('COMMIT');
+        } else {
+          const writes = held.take();
+          if (writes) await client.query(writes.sql, writes.params as unknown[]);
+        }
         runAfterCommit(callbacks);
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
+        if (begun) {
+          await client.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
+        }
         throw error;
       } finally {
         client.release(broken);

@@ -81,7 +81,8 @@ export function createIdempotency(deps: { db: Database; clock: Clock }): Idempot
           return { replay: true as const, status: previous.response_status, body: previous.response_body };
         }
         const body = await create(tx);
-        await tx.query('UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE partner_id = $1 AND key = $2', [
+        // Held (Queryable.write): it goes with the create's own held writes, in one statement.
+        await tx.write('UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE partner_id = $1 AND key = $2', [
           request.tenant.partnerId,
           key,
           status,

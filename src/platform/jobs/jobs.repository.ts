@@ -18,20 +18,32 @@ export interface JobRow {
   finished_at: Date | null;
 }
 
-export async function insertJob(
-  db: Executor,
-  job: { id: string; kind: string; key: string | null; payload: unknown; runAt: Date; maxAttempts: number; now: Date },
-): Promise<{ id: string; created: boolean }> {
-  const rows = await db.query<{ id: string }>(
-    `INSERT INTO jobs (id, kind, key, payload, status, run_at, max_attempts, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'QUEUED', $5, $6, $7, $7)
-     ON CONFLICT (key) DO NOTHING
-     RETURNING id`,
-    [job.id, job.kind, job.key, JSON.stringify(job.payload), job.runAt, job.maxAttempts, job.now],
-  );
+export interface NewJob {
+  id: string;
+  kind: string;
+  key: string | null;
+  payload: unknown;
+  runAt: Date;
+  maxAttempts: number;
+  now: Date;
+}
+
+const insertJobSql = `INSERT INTO jobs (id, kind, key, payload, status, run_at, max_attempts, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, 'QUEUED', $5, $6, $7, $7)
+  ON CONFLICT (key) DO NOTHING`;
+
+const jobParams = (job: NewJob) => [job.id, job.kind, job.key, JSON.stringify(job.payload), job.runAt, job.maxAttempts, job.now];
+
+export async function insertJob(db: Executor, job: NewJob): Promise<{ id: string; created: boolean }> {
+  const rows = await db.query<{ id: string }>(`${insertJobSql} RETURNING id`, jobParams(job));
   if (rows[0]) return { id: rows[0].id, created: true };
   const existing = await db.query<{ id: string }>('SELECT id FROM jobs WHERE key = $1', [job.key]);
   return { id: existing[0]!.id, created: false };
+}
+
+/** insertJob as a held write (Queryable.write): nothing answered, a taken key leaves the first job. */
+export async function writeJob(db: Executor, job: NewJob): Promise<void> {
+  await db.write(insertJobSql, jobParams(job));
 }
 
 /**

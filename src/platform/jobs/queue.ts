@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Executor, Tx } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { defaultRetry, type JobSpec } from './job.ts';
-import { insertJob } from './jobs.repository.ts';
+import { insertJob, writeJob, type NewJob } from './jobs.repository.ts';
 
 export interface EnqueueOptions {
   /** When to run; now by default. */
@@ -18,6 +18,11 @@ export interface EnqueueOptions {
 
 export interface JobQueue {
   enqueue<S extends TSchema>(tx: Tx, definition: JobSpec<S>, payload: Static<S>, options?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
+  /**
+   * enqueue as a held write (Queryable.write), for a caller that needs no answer: the job reaches the
+   * database with the transaction's other held writes. A key already taken leaves the first job.
+   */
+  enqueueHeld<S extends TSchema>(tx: Tx, definition: JobSpec<S>, payload: Static<S>, options?: EnqueueOptions): Promise<void>;
   /** Creates the current and next slot of every recurring definition; safe to call from every worker. */
   ensureSchedules(db: Executor): Promise<void>;
   /** Called after an enqueue commits, so a worker in this process can start at once. */
@@ -32,27 +37,36 @@ export function createJobQueue(deps: { clock: Clock; definitions: readonly JobSp
   const known = new Map(deps.definitions.map((d) => [d.kind, d]));
   const listeners: Array<() => void> = [];
 
+  function jobRow<S extends TSchema>(definition: JobSpec<S>, payload: Static<S>, options: EnqueueOptions): NewJob {
+    // A spec and the definition with its handler share the payload schema object.
+    const registered = known.get(definition.kind);
+    if (registered?.payload !== definition.payload) throw new Error(`Job kind ${definition.kind} is not registered with the queue`);
+    if (!Value.Check(definition.payload, payload)) {
+      const first = Value.Errors(definition.payload, payload).First();
+      throw new Error(`Job ${definition.kind}: payload does not match its schema at ${first?.path}: ${first?.message}`);
+    }
+    const now = deps.clock.now();
+    return {
+      id: newId('job', now.getTime()),
+      kind: definition.kind,
+      key: options.key ?? null,
+      payload,
+      runAt: options.runAt ?? now,
+      maxAttempts: (registered.retry ?? defaultRetry).maxAttempts,
+      now,
+    };
+  }
+
   return {
     async enqueue(tx, definition, payload, options = {}) {
-      // A spec and the definition with its handler share the payload schema object.
-      const registered = known.get(definition.kind);
-      if (registered?.payload !== definition.payload) throw new Error(`Job kind ${definition.kind} is not registered with the queue`);
-      if (!Value.Check(definition.payload, payload)) {
-        const first = Value.Errors(definition.payload, payload).First();
-        throw new Error(`Job ${definition.kind}: payload does not match its schema at ${first?.path}: ${first?.message}`);
-      }
-      const now = deps.clock.now();
-      const result = await insertJob(tx, {
-        id: newId('job', now.getTime()),
-        kind: definition.kind,
-        key: options.key ?? null,
-        payload,
-        runAt: options.runAt ?? now,
-        maxAttempts: (registered.retry ?? defaultRetry).maxAttempts,
-        now,
-      });
+      const result = await insertJob(tx, jobRow(definition, payload, options));
       tx.afterCommit(() => listeners.forEach((l) => l()));
       return result;
+    },
+
+    async enqueueHeld(tx, definition, payload, options = {}) {
+      await writeJob(tx, jobRow(definition, payload, options));
+      tx.afterCommit(() => listeners.forEach((l) => l()));
     },
 
     async ensureSchedules(db) {

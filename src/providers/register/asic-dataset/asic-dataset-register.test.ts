@@ -104,6 +104,7 @@ describe('the company register served from the ASIC dataset', () => {
     const broken: Executor = {
       query: () => Promise.reject(Object.assign(new Error('relation "asic_companies" does not exist'), { code: '42P01' })),
       exec: () => Promise.resolve(),
+      write: () => Promise.resolve(),
     };
     await assert.rejects(createAsicDatasetRegister(broken).findCompany('612345678'), /does not exist/);
   });

@@ -1,0 +1,86 @@
+// Held writes (Queryable.write): inside a transaction they wait for its next statement or its commit and
+// go as one statement; a transaction of held writes only is atomic on its own; nothing held survives a
+// rollback; outside a transaction a write runs at once.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { combineWrites } from '../src/platform/db/database.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+
+let database: TestDatabase;
+
+before(async () => {
+  database = await createTestDatabase();
+  await database.db.exec(`
+    CREATE TABLE held_parents (id integer PRIMARY KEY, name text NOT NULL);
+    CREATE TABLE held_children (id integer PRIMARY KEY, parent_id integer NOT NULL REFERENCES held_parents (id));`);
+});
+after(() => database.drop());
+
+async function ids(table: 'held_parents' | 'held_children') {
+  return (await database.db.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`)).map((r) => r.id);
+}
+
+describe('combineWrites', () => {
+  it('one write is sent as it is; several become one WITH statement, parameters renumbered in order', () => {
+    const one = { sql: 'INSERT INTO t (a) VALUES ($1)', params: [1] };
+    assert.equal(combineWrites([one]), one);
+    const combined = combineWrites([one, { sql: 'UPDATE u SET b = $2 WHERE id = $1', params: ['x', 'y'] }, { sql: 'INSERT INTO v (c, d) VALUES ($1, $1)', params: [3] }]);
+    assert.equal(combined.sql, 'WITH w0 AS (INSERT INTO t (a) VALUES ($1)),\nw1 AS (UPDATE u SET b = $3 WHERE id = $2),\nw2 AS (INSERT INTO v (c, d) VALUES ($4, $4))\nSELECT 1');
+    assert.deepEqual(combined.params, [1, 'x', 'y', 3]);
+  });
+});
+
+describe('held writes', () => {
+  it('a transaction of held writes only writes them all, a row and the rows referring to it included', async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [1, 'one']);
+      await tx.write('INSERT INTO held_children (id, parent_id) VALUES ($1, $2)', [10, 1]);
+      await tx.write('INSERT INTO held_children (id, parent_id) VALUES ($1, $2)', [11, 1]);
+    });
+    assert.deepEqual(await ids('held_parents'), [1]);
+    assert.deepEqual(await ids('held_children'), [10, 11]);
+  });
+
+  it('is all or nothing: one failing write leaves none, and the error surfaces from the transaction', async () => {
+    await assert.rejects(
+      database.db.transaction(async (tx) => {
+        await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [2, 'two']);
+        await tx.write('INSERT INTO held_children (id, parent_id) VALUES ($1, $2)', [20, 999]);
+      }),
+      /foreign key/,
+    );
+    assert.deepEqual(await ids('held_parents'), [1]);
+  });
+
+  it('are sent before the next query, in order, so the query sees them; a rollback undoes them', async () => {
+    await assert.rejects(
+      database.db.transaction(async (tx) => {
+        await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [3, 'three']);
+        const seen = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM held_parents WHERE id = 3');
+        assert.equal(seen[0]!.n, 1);
+        await tx.write('INSERT INTO held_children (id, parent_id) VALUES ($1, $2)', [30, 3]);
+        throw new Error('the work failed');
+      }),
+      /the work failed/,
+    );
+    assert.deepEqual(await ids('held_parents'), [1]);
+    assert.deepEqual(await ids('held_children'), [10, 11]);
+  });
+
+  it('mixed with queries, every held write reaches the database at the commit', async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [4, 'four']);
+      await tx.write('UPDATE held_parents SET name = $2 WHERE id = $1', [1, 'uno']);
+    });
+    assert.deepEqual(await database.db.query('SELECT id, name FROM held_parents ORDER BY id'), [
+      { id: 1, name: 'uno' },
+      { id: 4, name: 'four' },
+    ]);
+  });
+
+  it('outside a transaction a write runs at once', async () => {
+    await database.db.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [5, 'five']);
+    assert.deepEqual(await ids('held_parents'), [1, 4, 5]);
+  });
+});
