@@ -59,19 +59,29 @@ export interface Statement {
   params: readonly unknown[];
 }
 
+/** Combined texts by their parts: the same code path holds the same statements, so the text is built once. */
+const combinedTexts = new Map<string, string>();
+const combinedTextsMax = 500;
+
 /**
  * Held writes as one statement: each a data-modifying WITH query, its parameters renumbered after those
  * before it. One round trip for the lot, and atomic on its own.
  */
 export function combineWrites(writes: readonly Statement[]): Statement {
   if (writes.length === 1) return writes[0]!;
-  const params: unknown[] = [];
-  const parts = writes.map((w, i) => {
-    const offset = params.length;
-    params.push(...w.params);
-    return `w${i} AS (${w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
-  });
-  return { sql: `WITH ${parts.join(',\n')}\nSELECT 1`, params };
+  const key = writes.map((w) => `${w.params.length}:${w.sql}`).join('\u0000');
+  let sql = combinedTexts.get(key);
+  if (sql === undefined) {
+    let offset = 0;
+    const parts = writes.map((w, i) => {
+      const renumbered = w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+      offset += w.params.length;
+      return `w${i} AS (${renumbered})`;
+    });
+    sql = `WITH ${parts.join(',\n')}\nSELECT 1`;
+    if (combinedTexts.size < combinedTextsMax) combinedTexts.set(key, sql);
+  }
+  return { sql, params: writes.flatMap((w) => w.params) };
 }
 
 /** A transaction's held writes; `take` empties it. */

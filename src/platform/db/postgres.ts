@@ -3,6 +3,23 @@ import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './dat
 
 // timestamptz → Date (pg's default); int8 and numeric stay strings unless cast in SQL.
 
+/**
+ * Combined held writes run as named prepared statements: PostgreSQL parses and plans each text once per
+ * connection instead of on every request. The texts come from code paths, so they are few; past the cap
+ * (a code path holding a varying number of writes) they run unnamed.
+ */
+const heldStatementNames = new Map<string, string>();
+const heldStatementNamesMax = 200;
+
+function heldStatement(writes: { sql: string; params: readonly unknown[] }) {
+  let name = heldStatementNames.get(writes.sql);
+  if (name === undefined && heldStatementNames.size < heldStatementNamesMax) {
+    name = `pvs_held_${heldStatementNames.size + 1}`;
+    heldStatementNames.set(writes.sql, name);
+  }
+  return { name, text: writes.sql, values: writes.params as unknown[] };
+}
+
 export function openPostgres(connectionString: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -34,7 +51,7 @@ export function openPostgres(connectionString: string, options: { max?: number }
           await client.query('BEGIN');
         }
         const writes = held.take();
-        if (writes) await client.query(writes.sql, writes.params as unknown[]);
+        if (writes) await client.query(heldStatement(writes));
       };
       const tx: Tx = {
         async query(sql, params = []) {
@@ -58,7 +75,7 @@ export function openPostgres(connectionString: string, options: { max?: number }
           await client.query('COMMIT');
         } else {
           const writes = held.take();
-          if (writes) await client.query(writes.sql, writes.params as unknown[]);
+          if (writes) await client.query(heldStatement(writes));
         }
         runAfterCommit(callbacks);
         return result;
