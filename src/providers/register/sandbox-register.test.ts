@@ -241,6 +241,14 @@ describe('sandbox register: the CONTRACT §13 businesses that are not companies,
     assert.equal(createSandboxRegister().calls().length, 0, 'each instance has its own log');
   });
 
+  it('keeps the last 1 000 calls only (a sandbox server runs for days)', async () => {
+    const logged = createSandboxRegister();
+    for (let i = 0; i < 1005; i++) await logged.findCompany(i % 2 ? '111111114' : '222222228');
+    const calls = logged.calls();
+    assert.equal(calls.length, 1000);
+    assert.equal(calls.at(-1)!.id, '111111114', 'the newest is kept');
+  });
+
   it('throws for an identifier that is not a valid ABN or ACN: the caller validates first', async () => {
     await assert.rejects(register.findByAbn('32111111115'), /not a valid ABN/);
     await assert.rejects(register.findByAcn('11111111'), /not a valid ACN/);

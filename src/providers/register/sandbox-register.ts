@@ -23,6 +23,8 @@ import {
   transientFailures,
 } from './sandbox/sandbox-table.ts';
 
+const callLogSize = 1000;
+
 export type SandboxRegisterMethod = 'findByAbn' | 'findByAcn' | 'findCompany' | 'officers' | 'ownership' | 'personDetails';
 
 /** One call the sandbox answered: `id` is the ABN or ACN as digits, or the partyRefs joined by commas. */
@@ -33,7 +35,7 @@ export interface SandboxRegisterCall {
 }
 
 export type SandboxRegister = AbnRegister & CompanyRegister & OwnershipReportProvider & {
-  /** Every call this instance answered, oldest first (a copy). */
+  /** The latest calls this instance answered (at most the last 1 000), oldest first (a copy). */
   calls(): SandboxRegisterCall[];
 };
 
@@ -42,7 +44,11 @@ type Failure = { ok: false; reason: 'NOT_FOUND' | 'UNAVAILABLE'; detail: string 
 export function createSandboxRegister(options: { clock?: Clock } = {}): SandboxRegister {
   const clock = options.clock ?? systemClock;
   const log: SandboxRegisterCall[] = [];
-  const record = (method: SandboxRegisterMethod, id: string) => log.push({ method, id, at: clock.now() });
+  // Bounded: a sandbox server answers lookups for days, and the log is for tests and demos.
+  const record = (method: SandboxRegisterMethod, id: string) => {
+    log.push({ method, id, at: clock.now() });
+    if (log.length > callLogSize) log.splice(0, log.length - callLogSize);
+  };
   let transientCalls = 0;
 
   /** Table companies first; any other valid ACN is a synthetic company. */
