@@ -243,10 +243,11 @@ describe('sandbox register: the CONTRACT §13 businesses that are not companies,
 
   it('keeps the last 1 000 calls only (a sandbox server runs for days)', async () => {
     const logged = createSandboxRegister();
-    for (let i = 0; i < 1005; i++) await logged.findCompany(i % 2 ? '111111114' : '222222228');
+    for (let i = 0; i < 1005; i++) await logged.findCompany('111111114');
+    await logged.findByAbn('85900000004');
     const calls = logged.calls();
     assert.equal(calls.length, 1000);
-    assert.equal(calls.at(-1)!.id, '111111114', 'the newest is kept');
+    assert.deepEqual([calls.at(-1)!.method, calls.at(-1)!.id], ['findByAbn', '85900000004'], 'the newest is kept');
   });
 
   it('throws for an identifier that is not a valid ABN or ACN: the caller validates first', async () => {
