@@ -4,7 +4,8 @@ import { IdempotencyHeaders, type Idempotency } from '../../platform/http/idempo
 import { Page } from '../../platform/http/pagination.ts';
 import type { PartnerApi } from '../../platform/http/partner-api.ts';
 import { ConditionalHeaders, CreateLookupBody, Lookup, LookupCreated, LookupListQuery, LookupParams, LookupSummary, Ownership, Registry } from './lookups.schemas.ts';
-import { lookupRequestOf, type LookupService, type ViewAnswer } from './lookups.service.ts';
+import type { ViewAnswer } from './lookup-views.ts';
+import { lookupRequestOf, type LookupService } from './lookups.service.ts';
 
 const budgetNote =
   'Answers what the lookup read; the registers are not read again (a refresh is a new lookup). Each answer spends one of the lookup’s daily reads (LOOKUP_READ_BUDGET, 50 by default; READ_BUDGET_EXHAUSTED after that). Send the ETag back in If-None-Match: a 304 spends nothing. Cache-Control: private, max-age=300.';

@@ -7,10 +7,7 @@
 //   Billed to the partner, the three are held writes (Queryable.write): one statement, one round trip.
 // - The job settles a lookup once: its writes (record, idv entities, event, voided charge) commit with the
 //   job's own completion. A worker that dies before that leaves the lookup PENDING for the next attempt.
-// - Reads never read the registers again. Each registry or ownership answer spends one read of the
-//   lookup's daily budget; an If-None-Match that matches answers 304 first and spends nothing.
-// - Owners' dates of birth and addresses are read live for each ownership answer and never stored.
-import { createHash } from 'node:crypto';
+// - The registry and ownership views are lookup-views.ts.
 import type { Logger } from '../../platform/logger.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
@@ -22,14 +19,14 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import { tenantOf, type Tenant } from '../../platform/tenancy.ts';
 import type { Registers } from '../../providers/register/index.ts';
-import type { PersonDetails } from '../../providers/register/ownership-report.ts';
 import type { ChargeService, Payer } from '../billing/charges.service.ts';
 import { lookupProduct } from '../billing/prices.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import { businessLookupCompleted, businessLookupFailed } from '../webhooks/events/lookups.events.ts';
 import { abnProblem, acnProblem, digitsOf } from './identifiers.ts';
 import { buildLookupResult, type LookupResult } from './lookup-result.ts';
-import type { CreateLookupBody, Lookup, LookupSummary, Ownership, Registry } from './lookups.schemas.ts';
+import type { CreateLookupBody, Lookup, LookupSummary } from './lookups.schemas.ts';
+import { createLookupViews } from './lookup-views.ts';
 import { processLookupJob } from './lookups.jobs.ts';
 import * as repo from './lookups.repository.ts';
 import { readRegisters, type RegisterFacts, type RegisterReading } from './register-reading.ts';
@@ -39,14 +36,6 @@ export interface LookupRequest {
   acn: string | null;
   scope: 'FULL' | 'ASIC_ONLY' | 'UBO_ONLY';
   contactId: string | null;
-}
-
-/** A view's answer: its body, or null when the caller's If-None-Match still holds (304). */
-export interface ViewAnswer<T> {
-  etag: string;
-  body: T | null;
-  /** False when the answer lacks a live part that a later read may get: not to be kept or revalidated. */
-  cacheable: boolean;
 }
 
 type Outcome = { kind: 'COMPLETED'; facts: RegisterFacts; result: LookupResult } | { kind: 'FAILED'; reason: NonNullable<repo.LookupRow['failure_reason']> };
@@ -86,6 +75,7 @@ export function createLookupService(deps: {
   readBudget: number;
 }) {
   const { db, clock } = deps;
+  const views = createLookupViews(deps);
 
   async function toLookup(row: repo.LookupRow): Promise<Lookup> {
     const individuals = row.status === 'COMPLETED' ? await repo.listIndividuals(db, row.id) : [];
@@ -98,26 +88,6 @@ export function createLookupService(deps: {
         ownershipPercent: i.ownership_percent === null ? null : Number(i.ownership_percent),
       })),
     };
-  }
-
-  async function completedLookup(tenant: Tenant, id: string): Promise<repo.LookupRow> {
-    const row = await repo.findLookup(db, tenant, id);
-    if (!row) throw notFound(`Business lookup ${id}`);
-    if (row.status !== 'COMPLETED') throw new AppError('INVALID_STATE', `Business lookup ${id} is ${row.status}; its registry and ownership can be read once it is COMPLETED`);
-    return row;
-  }
-
-  /** Spends one of today's reads (UTC days); 429 with Retry-After until the next day when none is left. */
-  async function spendRead(row: repo.LookupRow): Promise<void> {
-    const now = clock.now();
-    const day = now.toISOString().slice(0, 10);
-    if (await repo.spendRead(db, row.id, day, deps.readBudget)) return;
-    const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
-    throw new AppError(
-      'READ_BUDGET_EXHAUSTED',
-      `Business lookup ${row.id} has had its ${deps.readBudget} registry and ownership reads for today (UTC). Keep the answers you have (they carry an ETag and may be cached for 5 minutes), or run a new lookup for fresh register data.`,
-      { retryAfter: Math.ceil((nextDay - now.getTime()) / 1000) },
-    );
   }
 
   /** What the job will write: parties with new idv entity ids, or the failure. Throws on a structure the traversal refuses. */
@@ -173,16 +143,6 @@ export function createLookupService(deps: {
     });
   }
 
-  /** Screens an owner now; the summary carries categories only, never the list entry. */
-  async function screeningOf(name: { givenNames: string; familyName: string }, details: PersonDetails | undefined) {
-    const result = await deps.screening.screenPerson({
-      names: [`${name.givenNames} ${name.familyName}`],
-      dateOfBirth: details?.dateOfBirth ?? undefined,
-      countries: details?.address ? [details.address.country] : undefined,
-    });
-    return { status: result.outcome, categories: [...new Set(result.matches.flatMap((m) => m.entry.categories))].sort() };
-  }
-
   return {
     /** In the caller's transaction (with its Idempotency-Key): the charge, the lookup and its job. */
     async create(tx: Tx, tenant: Tenant, request: LookupRequest): Promise<{ lookupRequestId: string }> {
@@ -228,101 +188,8 @@ export function createLookupService(deps: {
       return toPage((await repo.listLookups(db, tenant, query)).map(toSummary), query);
     },
 
-    async registry(tenant: Tenant, id: string, ifNoneMatch: string | undefined): Promise<ViewAnswer<Registry>> {
-      const row = await completedLookup(tenant, id);
-      const etag = etagOf(['registry', row.id, row.updated_at.toISOString()]);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, cacheable: true };
-      await spendRead(row);
-      const { abr, asic, officersSource } = row.registry!;
-      return {
-        etag,
-        cacheable: true,
-        body: {
-          lookupRequestId: row.id,
-          retrievedAt: row.registry_retrieved_at!.toISOString(),
-          abr: abr && {
-            abn: abr.abn,
-            status: abr.status,
-            statusFrom: abr.statusFrom,
-            entityName: abr.entityName,
-            entityType: abr.entityType,
-            gstRegisteredFrom: abr.gstRegisteredFrom,
-            businessNames: abr.businessNames,
-            state: abr.state,
-            postcode: abr.postcode,
-          },
-          asic: asic && {
-            acn: asic.acn,
-            name: asic.name,
-            type: asic.type,
-            class: asic.class,
-            status: asic.status,
-            registeredOn: asic.registeredOn,
-            deregisteredOn: asic.deregisteredOn,
-          },
-          officersSource,
-        },
-      };
-    },
-
-    async ownership(tenant: Tenant, id: string, ifNoneMatch: string | undefined): Promise<ViewAnswer<Ownership>> {
-      const row = await completedLookup(tenant, id);
-      // A new screening list version changes the answer, so it is part of the tag.
-      const listVersion = await deps.screening.currentVersion();
-      const etag = etagOf(['ownership', row.id, row.updated_at.toISOString(), String(listVersion)]);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, cacheable: true };
-      await spendRead(row);
-
-      const structure = row.ownership!;
-      const owners = structure.beneficialOwners;
-      const entities = new Map((await repo.findIdvEntities(db, row.id, owners.map((o) => o.idvEntityId))).map((e) => [e.id, e]));
-      let personalDetails: Ownership['personalDetails'] = 'NOT_APPLICABLE';
-      let details = new Map<string, PersonDetails>();
-      if (owners.length > 0) {
-        const read = await deps.registers.reports.personDetails([...entities.values()].map((e) => e.party_ref));
-        personalDetails = read.ok ? 'AVAILABLE' : 'UNAVAILABLE';
-        if (read.ok) details = new Map(read.value.map((d) => [d.partyRef, d]));
-        else deps.logger.warn({ lookupId: row.id, reason: read.reason }, 'owners’ personal details could not be read');
-      }
-      const beneficialOwners = await Promise.all(
-        owners.map(async (owner) => {
-          const entity = entities.get(owner.idvEntityId)!;
-          const person = details.get(entity.party_ref);
-          const name = { givenNames: entity.given_names, familyName: entity.family_name };
-          return {
-            idvEntityId: owner.idvEntityId,
-            name,
-            dateOfBirth: person?.dateOfBirth ?? null,
-            address: person?.address ?? null,
-            ownershipPercent: owner.ownershipPercent,
-            screening: await screeningOf(name, person),
-          };
-        }),
-      );
-      // Without the owners' details the answer must not be kept: its own tag, which the next read will not
-      // compute, makes a conditional read fetch the details again instead of a 304 for the gap.
-      const complete = personalDetails !== 'UNAVAILABLE';
-      return {
-        etag: complete ? etag : etagOf([etag, 'personal-details-unavailable']),
-        cacheable: complete,
-        body: {
-          lookupRequestId: row.id,
-          structureAsOf: row.structure_as_of?.toISOString() ?? null,
-          ownershipSource: structure.ownershipSource,
-          complete: structure.complete,
-          truncated: structure.truncated,
-          traversalComplete: structure.traversalComplete,
-          reason: structure.reason,
-          completeness: structure.completeness,
-          nodes: structure.nodes,
-          edges: structure.edges,
-          blockedNodes: structure.blockedNodes,
-          unlinkedOwners: structure.unlinkedOwners,
-          personalDetails,
-          beneficialOwners,
-        },
-      };
-    },
+    registry: views.registry,
+    ownership: views.ownership,
   };
 }
 
@@ -345,17 +212,4 @@ function toSummary(row: repo.LookupRow): LookupSummary {
     updatedAt: row.updated_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
   };
-}
-
-/** Weak: the ownership answer's live parts (personal details) may differ byte for byte under one tag. */
-function etagOf(parts: string[]): string {
-  return `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
-}
-
-/** RFC 9110 §13.1.2: `*` or a list of tags, compared weakly. */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
