@@ -1,8 +1,41 @@
 // For crash tests: a worker process of our own to kill, and the database it shares with the test.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Database } from '../../src/platform/db/database.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite.ts';
+import { backend, createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface SharedDatabase {
+  /** What a child process opens: a PostgreSQL URL or a PGlite data directory. */
+  target: string;
+  /** For the test's own set-up (createTestContext({ database })); on PGlite, close it before a child starts. */
+  setup: TestDatabase;
+  /** Runs fn on the shared database (see withSharedDb). */
+  withDb<T>(fn: (db: Database) => Promise<T>): Promise<T>;
+  drop(): Promise<void>;
+}
+
+/** A migrated database of the test's back-end that child processes can open once the test lets go of it. */
+export async function createSharedDatabase(name: string): Promise<SharedDatabase> {
+  if (backend === 'postgres') {
+    const pg = await createTestDatabase();
+    return { target: pg.url!, setup: { ...pg, drop: async () => {} }, withDb: (fn) => fn(pg.db), drop: () => pg.drop() };
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `pvs-${name}-`));
+  const target = path.join(dataDir, 'pglite');
+  const db = await openPglite({ dataDir: target });
+  await migrate(db);
+  return {
+    target,
+    setup: { db, drop: () => db.close() },
+    withDb: (fn) => withSharedDb({ dataDir: target }, fn),
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
 
 /**
  * Runs fn on the shared database: the PostgreSQL one the test holds, or the PGlite data directory,

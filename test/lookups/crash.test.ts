@@ -4,17 +4,12 @@
 // per party, one event and one notification each, and the one charge made at creation (BILLED, or VOID
 // for the lookup that failed).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Database } from '../../src/platform/db/database.ts';
-import { migrate } from '../../src/platform/db/migrate.ts';
-import { openPglite } from '../../src/platform/db/pglite.ts';
 import type { Settling } from '../fixtures/lookup-crash-worker.ts';
 import { createTestContext } from '../helpers/context.ts';
-import { spawnFixture, withSharedDb } from '../helpers/crash.ts';
-import { backend, createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createSharedDatabase, spawnFixture, type SharedDatabase } from '../helpers/crash.ts';
 import { postLookup } from '../helpers/lookups.ts';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/lookup-crash-worker.ts');
@@ -31,18 +26,16 @@ const businesses = [
   { abn: '85 900 000 004', status: 'FAILED', event: 'business-lookup.failed', charge: 'VOID', idvEntities: 0, individuals: 0 },
 ] as const;
 
-let target: string;
-let pgDatabase: TestDatabase | undefined;
-let dataDir: string | undefined;
+let shared: SharedDatabase;
 let partnerId: string;
 /** Lookup id → what settling it writes. */
 const lookups = new Map<string, (typeof businesses)[number]>();
 
 function runWorker(mode: 'hang' | 'finish') {
-  return spawnFixture(fixture, { CRASH_DB: target, CRASH_MODE: mode });
+  return spawnFixture(fixture, { CRASH_DB: shared.target, CRASH_MODE: mode });
 }
 
-const withDb = <T>(fn: (db: Database) => Promise<T>) => withSharedDb({ db: pgDatabase?.db, dataDir: target }, fn);
+const withDb = <T>(fn: (db: Database) => Promise<T>) => shared.withDb(fn);
 
 /** Per lookup of the partner: how many rows of each kind it has. */
 async function countsOf(db: Database) {
@@ -72,21 +65,8 @@ const ids = () => [...lookups.keys()].sort();
 before(async () => {
   // The service takes the lookups (each with its charge and job) and a webhook destination for their
   // events, then lets go of the database for the worker processes.
-  if (backend === 'postgres') {
-    pgDatabase = await createTestDatabase();
-    target = pgDatabase.url!;
-  } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'pvs-lookup-crash-'));
-    target = path.join(dataDir, 'pglite');
-  }
-  const database: TestDatabase = pgDatabase
-    ? { db: pgDatabase.db, url: pgDatabase.url, drop: async () => {} }
-    : await (async () => {
-        const db = await openPglite({ dataDir: target });
-        await migrate(db);
-        return { db, drop: () => db.close() };
-      })();
-  const ctx = await createTestContext({ database });
+  shared = await createSharedDatabase('lookup-crash');
+  const ctx = await createTestContext({ database: shared.setup });
   try {
     const partner = await ctx.f.partner();
     partnerId = partner.partnerId;
@@ -109,8 +89,7 @@ before(async () => {
 });
 
 after(async () => {
-  await pgDatabase?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await shared.drop();
 });
 
 it('a worker killed mid-lookup leaves it PENDING; another settles each lookup once, charged once', async () => {

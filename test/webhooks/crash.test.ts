@@ -2,26 +2,19 @@
 // flight loses nothing. Once its leases run out a second dispatcher process delivers every
 // notification; the receiver, verifying every signature, sees every event at least once.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { paymentCreated } from '../../src/modules/webhooks/events/index.ts';
 import type { Database } from '../../src/platform/db/database.ts';
-import { migrate } from '../../src/platform/db/migrate.ts';
-import { openPglite } from '../../src/platform/db/pglite.ts';
 import { createTestContext, testSecretKey } from '../helpers/context.ts';
-import { backend, createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { spawnFixture, withSharedDb } from '../helpers/crash.ts';
+import { createSharedDatabase, spawnFixture, type SharedDatabase } from '../helpers/crash.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { paymentPayload } from '../fixtures/webhook-helpers.ts';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/webhook-crash-dispatcher.ts');
 const eventCount = 8;
-let target: string;
-let pgDatabase: TestDatabase | undefined;
-let dataDir: string | undefined;
+let shared: SharedDatabase;
 const receivers: Receiver[] = [];
 const eventIds: string[] = [];
 const notificationIds: string[] = [];
@@ -30,30 +23,17 @@ const held: ServerResponse[] = [];
 let holding = true;
 
 function runDispatcher(mode: 'hang' | 'finish') {
-  return spawnFixture(fixture, { CRASH_DB: target, CRASH_MODE: mode, CRASH_SECRET_KEY: testSecretKey });
+  return spawnFixture(fixture, { CRASH_DB: shared.target, CRASH_MODE: mode, CRASH_SECRET_KEY: testSecretKey });
 }
 
-const withDb = <T>(fn: (db: Database) => Promise<T>) => withSharedDb({ db: pgDatabase?.db, dataDir: target }, fn);
+const withDb = <T>(fn: (db: Database) => Promise<T>) => shared.withDb(fn);
 
 const seen = () => receivers.reduce((n, r) => n + r.received.length, 0);
 
 before(async () => {
   // The service sets up the partner, two destinations and the events, then lets go of the database.
-  if (backend === 'postgres') {
-    pgDatabase = await createTestDatabase();
-    target = pgDatabase.url!;
-  } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'pvs-webhook-crash-'));
-    target = path.join(dataDir, 'pglite');
-  }
-  const database: TestDatabase = pgDatabase
-    ? { db: pgDatabase.db, url: pgDatabase.url, drop: async () => {} }
-    : await (async () => {
-        const db = await openPglite({ dataDir: target });
-        await migrate(db);
-        return { db, drop: () => db.close() };
-      })();
-  const ctx = await createTestContext({ database });
+  shared = await createSharedDatabase('webhook-crash');
+  const ctx = await createTestContext({ database: shared.setup });
   try {
     const partner = await ctx.f.partner();
     for (let i = 0; i < 2; i++) {
@@ -91,8 +71,7 @@ before(async () => {
 after(async () => {
   for (const res of held) res.destroy();
   for (const r of receivers) await r.close();
-  await pgDatabase?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await shared.drop();
 });
 
 it('a dispatcher killed with deliveries in flight loses no notification; another delivers them all', async () => {
