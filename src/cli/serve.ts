@@ -10,6 +10,7 @@ import type { HttpApp } from '../platform/http/types.ts';
 import type { Worker } from '../platform/jobs/worker.ts';
 import type { Dispatcher } from '../modules/webhooks/dispatcher.ts';
 import { createServices, type Services } from '../services.ts';
+import { countCompanies } from '../providers/register/asic-dataset/asic-companies.repository.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -41,6 +42,14 @@ async function ensureSandboxScreeningList(services: Services): Promise<string[]>
   if (services.config.ENVIRONMENT !== 'sandbox' || (await services.screening.status()).version !== null) return [];
   const imported = await services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });
   return [`Screening: the sandbox fixture list (${imported.entries} entries) was loaded as list version ${imported.version}`];
+}
+
+/** Which registers lookups read; on the live ones, a warning while no ASIC dataset is loaded. */
+async function registersLine(services: Services): Promise<string[]> {
+  if (services.config.REGISTERS === 'sandbox') return ['Registers: sandbox (the CONTRACT §13 test numbers and synthetic companies)'];
+  const companies = await countCompanies(services.db);
+  if (companies > 0) return [`Registers: live (ABR ABN Lookup; ASIC company dataset of ${companies} companies)`];
+  return ['Registers: live (ABR ABN Lookup). No ASIC company dataset is loaded: company lookups fail REGISTER_UNAVAILABLE until `pvs registers import-asic FILE`'];
 }
 
 export async function runServe(config: Config, role: Role): Promise<void> {
@@ -80,7 +89,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     if (role !== 'worker') {
       // Before listening, so that /ready answers only once the start is complete. Where the API runs
       // only: a worker started beside it must not race it to a second demo partner.
-      startLines = [...(await ensureDemoPartner(services)), ...(await ensureSandboxScreeningList(services))];
+      startLines = [...(await ensureDemoPartner(services)), ...(await ensureSandboxScreeningList(services)), ...(await registersLine(services))];
       app = await buildApp(services);
       await app.listen({ port: config.PORT, host: config.HOST });
       port = (app.server.address() as AddressInfo).port;

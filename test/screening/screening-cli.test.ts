@@ -82,8 +82,9 @@ describe('pvs screening while the server runs', () => {
     if (server?.running) await server.terminate();
   });
 
-  it('the sandbox starts with the fixture list loaded, and says so', async () => {
+  it('the sandbox starts with the fixture list loaded and the sandbox registers, and says so', async () => {
     assert.match(server.stdout, /Screening: the sandbox fixture list \(\d+ entries\) was loaded as list version 1/);
+    assert.match(server.stdout, /Registers: sandbox \(the CONTRACT §13 test numbers and synthetic companies\)/);
     const status = onlyJsonObject((await run(site, ['screening', 'status', '--json'])).stdout) as { version: number; lists: Array<{ list: string }> };
     assert.deepEqual([status.version, status.lists.map((l) => l.list)], [1, ['sandbox-fixture']]);
   });
