@@ -11,6 +11,7 @@ import { backend, createTestDatabase, type TestDatabase } from '../../../../test
 import { createManualClock } from '../../../platform/clock.ts';
 import type { Database, Tx } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/errors.ts';
+import type { AsicCompanyRow } from './asic-companies.repository.ts';
 import { AsicDatasetError } from './asic-company.ts';
 import { asicImportBatchSize, importAsicDataset } from './asic-dataset-import.ts';
 import { createAsicDatasetRegister } from './asic-dataset-register.ts';
@@ -37,29 +38,15 @@ function tsvFile(...lines: string[]): string {
   return file;
 }
 
-interface StoredCompany {
-  acn: string;
-  name: string;
-  type: string;
-  class: string | null;
-  sub_class: string | null;
-  status: string;
-  registered_on: string | null;
-  deregistered_on: string | null;
-  abn: string | null;
-  former_names: string[];
-  imported_at: Date;
-}
-
-async function stored(db: Database): Promise<StoredCompany[]> {
-  return db.query<StoredCompany>(
+async function stored(db: Database): Promise<AsicCompanyRow[]> {
+  return db.query<AsicCompanyRow>(
     `SELECT acn, name, type, class, sub_class, status, to_char(registered_on, 'YYYY-MM-DD') AS registered_on,
             to_char(deregistered_on, 'YYYY-MM-DD') AS deregistered_on, abn, former_names, imported_at
        FROM asic_companies ORDER BY acn`,
   );
 }
 
-async function storedByAcn(db: Database): Promise<Map<string, StoredCompany>> {
+async function storedByAcn(db: Database): Promise<Map<string, AsicCompanyRow>> {
   return new Map((await stored(db)).map((c) => [c.acn, c]));
 }
 
