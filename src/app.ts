@@ -1,7 +1,7 @@
 // Builds the HTTP server from the services it is given. It chooses nothing; services.ts does.
 import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { registerOAuthRoutes } from './modules/auth/oauth.routes.ts';
 import { registerApiClientRoutes } from './modules/partners/api-clients.routes.ts';
@@ -16,7 +16,8 @@ import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
-import { installProblemHandling } from './platform/http/problem.ts';
+import { installInputGuard } from './platform/http/input-guard.ts';
+import { clientErrorHandler, frameworkErrors, installProblemHandling } from './platform/http/problem.ts';
 import { installRequestHooks } from './platform/http/request-hooks.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -29,6 +30,8 @@ const incomingRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface BuildAppOptions {
   /** Extra /v1 routes (tests exercise platform plumbing through routes of their own). */
   extraPartnerRoutes?: (api: PartnerApi) => void;
+  /** Sees every route as it is registered, documented or not (the fuzz suite walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(services: Services, options: BuildAppOptions = {}): Promise<HttpApp> {
@@ -44,10 +47,16 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Requests Node's HTTP parser refuses (bad header bytes, oversized headers) never reach a route;
+    // nor do URLs the router cannot decode.
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   installProblemHandling(app);
+  installInputGuard(app, { bodyLimit: bodyLimitBytes });
   installRequestHooks(app, { production: config.ENVIRONMENT === 'production' });
   await registerOpenApi(app, { publicBaseUrl: config.PUBLIC_BASE_URL });
   // Only the token endpoint takes a form; the /v1 plugin refuses it.

@@ -24,10 +24,15 @@ const TokenResponse = Type.Object({
   scope: Type.String(),
 });
 
-const OAuthError = Type.Object({
-  error: Type.Union(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e))),
-  error_description: Type.String(),
-});
+// Text PVS cannot take at all (a NUL in client_id, say) is refused at the edge as a 400 problem
+// (VALIDATION_ERROR with the pointer) that also carries these two members; hence the extra properties.
+const OAuthError = Type.Object(
+  {
+    error: Type.Union(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e))),
+    error_description: Type.String(),
+  },
+  { additionalProperties: true },
+);
 
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
 
@@ -62,6 +67,7 @@ export function registerOAuthRoutes(app: HttpApp, deps: { tokens: TokenService; 
     '/oauth2/token',
     {
       attachValidation: true,
+      config: { oauth: true },
       schema: {
         tags: ['auth'],
         summary: 'Exchange client credentials for an access token',

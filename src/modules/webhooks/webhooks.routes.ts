@@ -129,10 +129,6 @@ export function registerWebhookRoutes(api: PartnerApi, deps: { destinations: Des
         body: TestEventBody,
         response: { 202: NewNotifications },
       },
-      // The parameters may come in the query alone, with no body at all.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
     },
     async (request, reply) => {
       const type = request.body.type ?? request.query.type;

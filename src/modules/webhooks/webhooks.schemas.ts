@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { optionalBodyKeyword } from '../../platform/http/validation.ts';
 import { categories } from './events/define.ts';
 
 const Category = Type.Union(
@@ -109,9 +110,10 @@ const TestEventFields = {
   }),
   variant: Type.String({ maxLength: 100, description: 'The rest of the event type, dots as underscores: `alert_created`, `individual_passed`, `succeeded`.' }),
 };
+// Optional: the parameters may come in the query alone, with no body at all.
 export const TestEventBody = Type.Object(
   { type: Type.Optional(TestEventFields.type), variant: Type.Optional(TestEventFields.variant) },
-  { additionalProperties: false },
+  { additionalProperties: false, [optionalBodyKeyword]: true },
 );
 export const TestEventQuery = Type.Object({ type: Type.Optional(TestEventFields.type), variant: Type.Optional(TestEventFields.variant) }, { additionalProperties: false });
 export const PaymentNotificationParams = Type.Object({ paymentId: Type.String({ maxLength: 64 }), notificationId: Type.String({ maxLength: 64 }) });

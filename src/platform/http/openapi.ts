@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { HttpApp } from './types.ts';
+import { isOptionalBody } from './validation.ts';
 
 const Problem = Type.Object(
   {
@@ -57,6 +58,18 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
         { name: 'webhooks', description: 'Destinations, delivery history, manual retry and test events' },
         { name: 'system', description: 'Liveness and readiness' },
       ],
+    },
+    // A body marked optional (validation.ts) may be left out; Fastify's swagger marks every body required.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      for (const operations of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(operations ?? {}) as Array<{ requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } }>) {
+          const body = operation?.requestBody;
+          if (body && Object.values(body.content ?? {}).some((media) => isOptionalBody(media.schema))) body.required = false;
+        }
+      }
+      return openapiObject;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });

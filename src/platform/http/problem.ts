@@ -1,9 +1,11 @@
 // Every error leaves the service as application/problem+json (RFC 9457) with a code from the closed
 // list in platform/errors.ts. Anything that is not an AppError is a bug: 500 INTERNAL, logged with its
 // stack, and the client told only the request id.
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUnavailableError } from '../db/database.ts';
 import { AppError, errorCatalogue, type ErrorCode, type FieldProblem } from '../errors.ts';
+import { newId } from '../ids.ts';
 import { fieldProblems } from './validation.ts';
 
 export const problemTypeBase = 'https://docs.pvs.example/errors/';
@@ -37,9 +39,12 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
   return reply.code(error.status).type('application/problem+json').send(problemBody(error, String(reply.request.id)));
 }
 
-/** Fastify's own failures (body parsing, limits, content types) in our vocabulary. */
+/** Fastify's own failures (body parsing, limits, content types, URLs) in our vocabulary. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): AppError | undefined {
   if (error.validation) {
+    if (error.validationContext === 'body' && request.body === undefined) {
+      return new AppError('VALIDATION_ERROR', 'The body is empty; send a JSON object', { pointer: '' });
+    }
     return new AppError('VALIDATION_ERROR', 'The request does not match the schema; see errors[]', {
       errors: fieldProblems(error.validation, error.validationContext, request),
     });
@@ -48,17 +53,43 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): AppErro
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB; files go to storage, not the API');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here; send application/json`);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('VALIDATION_ERROR', 'The body is empty; send a JSON object (`{}` when there is nothing to say)', { pointer: '' });
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { pointer: '' });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('VALIDATION_ERROR', 'The body is not as long as its Content-Length header says', { pointer: 'header:Content-Length' });
+    case 'FST_ERR_BAD_URL':
+      return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoded UTF-8', { pointer: 'path:' });
   }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { pointer: '' });
+  // Anything else Fastify refuses as the client's fault (a body stream cut short, say).
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('VALIDATION_ERROR', 'The request could not be read', { pointer: '' });
   }
   return undefined;
+}
+
+/** Errors the router raises before any hook runs (a URL that is not valid percent-encoded UTF-8). */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendProblem(reply, fromFastifyError(error, request) ?? new AppError('VALIDATION_ERROR', 'The request could not be read'));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (control characters in a header, headers over 16 KiB, a broken
+ * request line) are answered as problems too, on the raw socket, and the connection closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const detail =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are larger than 16 KiB'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request was not received in time'
+        : 'The request is not valid HTTP/1.1 (a header holds a character HTTP does not allow, or the request line is malformed)';
+  const body = JSON.stringify(problemBody(new AppError('VALIDATION_ERROR', detail), newId('request')));
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function installProblemHandling(app: FastifyInstance): void {

@@ -1,8 +1,9 @@
 // Request validation. The body is validated strictly (no coercion, unknown fields rejected, every
 // problem reported); query strings, path parameters and headers are text, so they are coerced.
 // Validation errors become FieldProblems with a JSON Pointer into the body, or `query:name`,
-// `header:Name`, `path:name` for the other parts.
-import Ajv, { type ErrorObject } from 'ajv';
+// `header:Name`, `path:name` for the other parts. Text PVS cannot take at all (NUL, lone surrogates,
+// control characters) is refused before this, by the input guard (input-guard.ts).
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from '../errors.ts';
@@ -14,6 +15,8 @@ function newAjv(options: { coerce: boolean }) {
     useDefaults: true,
     removeAdditional: false,
     strict: false,
+    // 1e309 parses as Infinity: a number, to Ajv's default, and `null` once written back as JSON.
+    strictNumbers: true,
   });
   addFormats.default(ajv);
   return ajv;
@@ -22,16 +25,73 @@ function newAjv(options: { coerce: boolean }) {
 const bodyAjv = newAjv({ coerce: false });
 const textAjv = newAjv({ coerce: true });
 
+/** Keywords whose members are names (a field called `pattern` is not the keyword). */
+const namedSchemas = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords holding data, not schemas. */
+const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
+
+/** The schema without its regular expressions (pattern, format): types, sizes and enums only. */
+function withoutExpressions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutExpressions);
+  if (!schema || typeof schema !== 'object') return schema;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'pattern' || key === 'format' || key === '$id') continue;
+    if (dataKeywords.has(key)) kept[key] = value;
+    else if (namedSchemas.has(key) && value && typeof value === 'object') {
+      kept[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, withoutExpressions(member)]));
+    } else kept[key] = withoutExpressions(value);
+  }
+  return kept;
+}
+
+/**
+ * With allErrors, Ajv runs every keyword, so a pattern would run on a string far over its maxLength: a
+ * 60 000-character name against a backtracking pattern costs seconds. Sizes and types are checked first,
+ * and patterns and formats only run on values that passed them.
+ */
+function boundsFirst(bounds: ValidateFunction, full: ValidateFunction): ValidateFunction {
+  const validate = ((data: unknown, context?: never) => {
+    if (!bounds(data, context)) {
+      validate.errors = bounds.errors;
+      return false;
+    }
+    const valid = full(data, context);
+    validate.errors = full.errors;
+    return valid;
+  }) as ValidateFunction;
+  // Fastify passes the parent to validators that have it, so that Ajv can coerce a root value in place.
+  return Object.assign(validate, { schemaEnv: full.schemaEnv, schema: full.schema });
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const full = ajv.compile(schema as object);
+  return boundsFirst(ajv.compile(withoutExpressions(schema) as object), full) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/** Marks a route's body schema optional: no body (or an empty one) is taken as `{}`. */
+export const optionalBodyKeyword = 'x-optional-body';
+
+export function isOptionalBody(schema: unknown): boolean {
+  return Boolean(schema && typeof schema === 'object' && (schema as Record<string, unknown>)[optionalBodyKeyword] === true);
+}
 
 const headerNames: Record<string, string> = {
   'x-partner-id': 'X-Partner-Id',
   'idempotency-key': 'Idempotency-Key',
   authorization: 'Authorization',
+  'if-none-match': 'If-None-Match',
+  'content-type': 'Content-Type',
 };
+
+/** How a header is named in a pointer: `header:X-Partner-Id`. */
+export function headerLabel(name: string): string {
+  return headerNames[name] ?? name;
+}
+
+/** Problems reported in one answer at the most; the rest are the same mistake repeated. */
+export const maxProblems = 20;
 
 function messageFor(error: ErrorObject, context: string | undefined): string {
   switch (error.keyword) {
@@ -67,7 +127,7 @@ export function fieldProblems(errors: ErrorObject[] | readonly unknown[], contex
         pointer = `query:${name}`;
         break;
       case 'headers':
-        pointer = `header:${headerNames[name] ?? name}`;
+        pointer = `header:${headerLabel(name)}`;
         break;
       case 'params':
         pointer = `path:${name}`;
@@ -81,6 +141,7 @@ export function fieldProblems(errors: ErrorObject[] | readonly unknown[], contex
       seen.add(key);
       problems.push(problem);
     }
+    if (problems.length >= maxProblems) break;
   }
   return problems;
 }

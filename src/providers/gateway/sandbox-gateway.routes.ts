@@ -1,6 +1,7 @@
 // The sandbox gateway's tokenisation endpoint, imitating a gateway's hosted fields: the card page
 // posts card details here and gets back a token; only the token ever reaches PVS's own API. It answers
 // in the gateway's own error format (not PVS problem+json), as a real gateway would.
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CardInput, PaymentGateway } from './gateway.ts';
 
@@ -30,7 +31,8 @@ function readCard(body: unknown): { ok: true; card: CardInput } | { ok: false; e
 }
 
 export function registerSandboxGatewayRoutes(app: FastifyInstance, deps: { gateway: PaymentGateway }): void {
-  app.post('/sandbox-gateway/v1/tokens', { schema: { hide: true }, bodyLimit: 4096 }, async (request, reply) => {
+  // The body is any JSON (readCard checks it, in the gateway's words); declared so that PVS's edge takes one.
+  app.post('/sandbox-gateway/v1/tokens', { schema: { hide: true, body: Type.Unknown() }, bodyLimit: 4096 }, async (request, reply) => {
     const read = readCard(request.body);
     if (!read.ok) return reply.code(400).send(read.error);
     const result = await deps.gateway.tokenise(read.card);
