@@ -12,9 +12,9 @@ import { apiScope, type TokenService } from './tokens.service.ts';
 
 const TokenRequest = Type.Object({
   grant_type: Type.Literal('client_credentials'),
-  client_id: Type.Optional(Type.String({ description: 'Or send the client id and secret as HTTP Basic credentials.' })),
-  client_secret: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String({ description: `Optional; the only scope is \`${apiScope}\`.` })),
+  client_id: Type.Optional(Type.String({ maxLength: 256, description: 'Or send the client id and secret as HTTP Basic credentials.' })),
+  client_secret: Type.Optional(Type.String({ maxLength: 256 })),
+  scope: Type.Optional(Type.String({ maxLength: 256, description: `Optional; the only scope is \`${apiScope}\`.` })),
 });
 
 const TokenResponse = Type.Object({
@@ -24,8 +24,9 @@ const TokenResponse = Type.Object({
   scope: Type.String(),
 });
 
-// Text PVS cannot take at all (a NUL in client_id, say) is refused at the edge as a 400 problem
-// (VALIDATION_ERROR with the pointer) that also carries these two members; hence the extra properties.
+// Every other 400 of this route (text PVS cannot take, such as a NUL in client_id, or a body that cannot
+// be read) is a VALIDATION_ERROR problem with the pointer that also carries these two members
+// (sendProblem, for routes with `config.oauth`); hence the extra properties.
 const OAuthError = Type.Object(
   {
     error: Type.Union(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e))),

@@ -24,7 +24,7 @@ export const CreateLookupBody = Type.Object(
     acn: Type.Optional(Identifier('Australian Company Number: 9 digits, spaces allowed, valid check digit. With abn too, both must name the same company.')),
     scope: Type.Optional(Scope),
     contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Bill the lookup to this contact’s saved card instead of your account.' })),
-    channelPartnerId: Type.Optional(Type.Unknown({ description: 'Ignored: the partner is the one the credentials resolve to.' })),
+    channelPartnerId: Type.Optional(Type.String({ maxLength: 64, description: 'Ignored: the partner is the one the credentials resolve to.' })),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 // Importing a list file as a new version, all or nothing: the file is read inside one transaction, so
 // a bad row anywhere rolls everything back and the previous version stays in force.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/database.ts';
@@ -84,11 +84,15 @@ export function createListImporter(deps: { db: Database; clock: Clock; onImporte
 }
 
 async function fileSha256(file: string): Promise<string> {
+  let isFile: boolean;
   try {
-    await access(file);
+    await access(file, constants.R_OK);
+    isFile = (await stat(file)).isFile();
   } catch {
-    throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: no such file, or no permission to read it`);
+    throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: no such file, or no permission to read it`, { pointer: '/filePath' });
   }
+  // A directory fails the read; a device (/dev/zero) would be read for ever.
+  if (!isFile) throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: not a file`, { pointer: '/filePath' });
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');

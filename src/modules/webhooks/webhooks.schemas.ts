@@ -7,7 +7,7 @@ const Category = Type.Union(
   categories.map((c) => Type.Literal(c)),
   { description: 'PAYMENTS, VERIFICATIONS, BUSINESS_LOOKUPS, CONTACT_BILLING, DEED_ANALYSIS or MONITORING.' },
 );
-const Categories = Type.Array(Category, { minItems: 1, uniqueItems: true, description: 'Event categories to receive; all by default.' });
+const Categories = Type.Array(Category, { minItems: 1, maxItems: categories.length, uniqueItems: true, description: 'Event categories to receive; all by default.' });
 const DateTime = Type.String({ format: 'date-time' });
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 

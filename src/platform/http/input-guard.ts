@@ -2,7 +2,8 @@
 // unpaired surrogates, control characters, over-long values) is refused here with 400 VALIDATION_ERROR
 // and the pointer to where it was: in the headers PVS reads, the path, the query string and the body.
 // Routes get this by being registered; a new route needs nothing of its own. The rules themselves are in
-// platform/text-safety.ts, shared with the CLI and the file importers.
+// platform/text-safety.ts, shared with the CLI and the file importers. A body parser added later (a
+// multipart form, say) gets the same checks by leaving its fields, file names included, in request.body.
 //
 // Bodies: the JSON parser (json-body.ts) refuses bytes that are not UTF-8 and keys given twice. An empty
 // body is no body, whatever Content-Type says: an operation that takes nothing accepts it (and `{}`), an
@@ -11,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldProblem } from '../errors.ts';
 import { inspectDocument, jsonBodyLimits, textProblem, type ShapeLimits } from '../text-safety.ts';
 import { parseJsonBody } from './json-body.ts';
+import { maxPathParameterLength } from './problem.ts';
 import type { HttpApp } from './types.ts';
 import { headerLabel, isOptionalBody, maxProblems } from './validation.ts';
 
@@ -18,22 +20,13 @@ import { headerLabel, isOptionalBody, maxProblems } from './validation.ts';
 const headersPvsReads = ['authorization', 'x-partner-id', 'idempotency-key', 'if-none-match', 'content-type'];
 const headerMaxLength = 8_192;
 const queryLimits: ShapeLimits = { maxDepth: 2, maxArrayItems: 20, maxObjectKeys: 50, maxStringLength: 2_048 };
-const pathLimits: ShapeLimits = { maxDepth: 1, maxArrayItems: 0, maxObjectKeys: 20, maxStringLength: 1_024 };
+const pathLimits: ShapeLimits = { maxDepth: 1, maxArrayItems: 0, maxObjectKeys: 20, maxStringLength: maxPathParameterLength };
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-interface RouteConfig {
-  /** The token endpoint: its refusals also carry RFC 6749's `error` members, for OAuth client libraries. */
-  oauth?: boolean;
-}
-
-function refusal(request: FastifyRequest, problems: FieldProblem[]): AppError {
+function refusal(problems: FieldProblem[]): AppError {
   const [first] = problems;
   const detail = problems.length === 1 ? `${describe(first!.pointer)} ${first!.message}` : 'The request holds values PVS cannot take; see errors[]';
-  const oauth = (request.routeOptions.config as RouteConfig | undefined)?.oauth;
-  return new AppError('VALIDATION_ERROR', detail, {
-    errors: problems.slice(0, maxProblems),
-    ...(oauth ? { extensions: { error: 'invalid_request', error_description: detail } } : {}),
-  });
+  return new AppError('VALIDATION_ERROR', detail, { errors: problems.slice(0, maxProblems) });
 }
 
 function describe(pointer: string): string {
@@ -104,7 +97,7 @@ export function installInputGuard(app: HttpApp, options: { bodyLimit: number }):
     const length = headers['content-length'];
     if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) delete headers['content-type'];
     const problems = headerProblems(request);
-    done(problems.length > 0 ? refusal(request, problems) : undefined);
+    done(problems.length > 0 ? refusal(problems) : undefined);
   });
 
   app.addHook('preValidation', (request, _reply, done) => {
@@ -114,6 +107,6 @@ export function installInputGuard(app: HttpApp, options: { bodyLimit: number }):
       ...textPartProblems(request.query, 'query', queryLimits),
       ...bodyProblems(request),
     ];
-    done(problems.length > 0 ? refusal(request, problems) : undefined);
+    done(problems.length > 0 ? refusal(problems) : undefined);
   });
 }

@@ -12,7 +12,7 @@ import type { HttpApp } from './types.ts';
 export type PartnerApi = HttpApp;
 
 const partnerHeader = {
-  'x-partner-id': Type.String({ description: 'Your partner id (`ptn_…`); must match the credentials.' }),
+  'x-partner-id': Type.String({ maxLength: 64, description: 'Your partner id (`ptn_…`); must match the credentials.' }),
 };
 
 function bearer(request: FastifyRequest): string | undefined {

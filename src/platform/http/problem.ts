@@ -10,6 +10,9 @@ import { fieldProblems } from './validation.ts';
 
 export const problemTypeBase = 'https://docs.pvs.example/errors/';
 
+/** Fastify's `maxParamLength`: the router refuses a longer path segment before any hook runs. */
+export const maxPathParameterLength = 100;
+
 export interface ProblemBody {
   type: string;
   title: string;
@@ -34,9 +37,19 @@ export function problemBody(error: AppError, requestId: string): ProblemBody {
   };
 }
 
+/** A route's own options this module reads. */
+interface ProblemRouteConfig {
+  /** The token endpoint: its 400s also carry RFC 6749's `error` members, for OAuth client libraries. */
+  oauth?: boolean;
+}
+
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
-  return reply.code(error.status).type('application/problem+json').send(problemBody(error, String(reply.request.id)));
+  const body = problemBody(error, String(reply.request.id));
+  if (error.status === 400 && (reply.request.routeOptions.config as ProblemRouteConfig | undefined)?.oauth) {
+    Object.assign(body, { error: 'invalid_request', error_description: error.message });
+  }
+  return reply.code(error.status).type('application/problem+json').send(body);
 }
 
 /** Fastify's own failures (body parsing, limits, content types, URLs) in our vocabulary. */
@@ -58,6 +71,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): AppErro
       return new AppError('VALIDATION_ERROR', 'The body is not as long as its Content-Length header says', { pointer: 'header:Content-Length' });
     case 'FST_ERR_BAD_URL':
       return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoded UTF-8', { pointer: 'path:' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('VALIDATION_ERROR', `A path parameter is longer than ${maxPathParameterLength} characters`, { pointer: 'path:' });
   }
   // Anything else Fastify refuses as the client's fault (a body stream cut short, say).
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {

@@ -82,7 +82,7 @@ async function assertReadableFile(file: string): Promise<void> {
     isFile = (await handle.stat()).isFile();
     await handle.close();
   } catch {
-    throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: no such file, or no permission to read it`);
+    throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: no such file, or no permission to read it`, { pointer: '/filePath' });
   }
-  if (!isFile) throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: not a file`);
+  if (!isFile) throw new AppError('VALIDATION_ERROR', `Cannot read ${file}: not a file`, { pointer: '/filePath' });
 }
