@@ -12,8 +12,15 @@ import type { Services } from '../services.ts';
 export interface AdminCommand<S extends TSchema = TSchema> {
   name: string;
   input: S;
+  /** The `pvs` option (or argument) each input field comes from, so a refusal names what the operator typed. */
+  options: Record<string, string>;
   run(services: Services, input: Static<S>): Promise<unknown>;
 }
+
+/** Linux's PATH_MAX: no longer path can be opened. */
+const maxPathLength = 4096;
+/** How messages name the `<file>` argument of `pvs screening import` and `pvs registers import-asic`. */
+export const fileArgument = 'the file path';
 
 function command<S extends TSchema>(c: AdminCommand<S>): AdminCommand<S> {
   return c;
@@ -23,14 +30,21 @@ export const adminCommands: Record<string, AdminCommand> = {
   'partner-create': command({
     name: 'partner-create',
     input: CreatePartnerInput,
+    options: { name: '--name', monitoring: '--monitoring' },
     run: (services, input) => services.partners.create(input),
   }),
   'destination-create': command({
     name: 'destination-create',
     input: Type.Object(
-      { partnerId: Type.String(), url: Type.String(), categories: Type.Optional(Type.Array(Type.String())) },
+      {
+        partnerId: Type.String({ maxLength: 64 }),
+        url: Type.String({ maxLength: 2048 }),
+        // Which categories exist is the destinations service's to say (assertCategories).
+        categories: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
+      },
       { additionalProperties: false },
     ),
+    options: { partnerId: '--partner', url: '--url', categories: '--categories' },
     run: async (services, input) => {
       const tenant = tenantOf(input.partnerId);
       await services.partners.getOwn(tenant);
@@ -48,11 +62,12 @@ export const adminCommands: Record<string, AdminCommand> = {
       {
         format: Type.Union([Type.Literal('dfat'), Type.Literal('opensanctions'), Type.Literal('csv')]),
         // Absolute: the server reading it may have another working directory. Loopback only, so the same machine.
-        filePath: Type.String({ minLength: 1 }),
-        list: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,39}$' })),
+        filePath: Type.String({ minLength: 1, maxLength: maxPathLength }),
+        list: Type.Optional(Type.String({ maxLength: 40, pattern: '^[a-z0-9][a-z0-9-]{0,39}$' })),
       },
       { additionalProperties: false },
     ),
+    options: { format: '--format', filePath: fileArgument, list: '--list' },
     run: (services, input) => services.screening.importList(input),
   }),
   'screening-search': command({
@@ -61,16 +76,18 @@ export const adminCommands: Record<string, AdminCommand> = {
       {
         name: Type.String({ minLength: 1, maxLength: 300 }),
         kind: Type.Optional(Type.Union([Type.Literal('person'), Type.Literal('business')])),
-        dateOfBirth: Type.Optional(Type.String({ format: 'date' })),
-        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+        dateOfBirth: Type.Optional(Type.String({ maxLength: 10, format: 'date' })),
+        country: Type.Optional(Type.String({ maxLength: 2, pattern: '^[A-Z]{2}$' })),
       },
       { additionalProperties: false },
     ),
+    options: { name: '--name', kind: '--kind', dateOfBirth: '--dob', country: '--country' },
     run: (services, input) => services.screening.search(input),
   }),
   'screening-status': command({
     name: 'screening-status',
     input: Type.Object({}, { additionalProperties: false }),
+    options: {},
     run: (services) => services.screening.status(),
   }),
   'registers-import-asic': command({
@@ -78,15 +95,17 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: Type.Object(
       {
         // Absolute: the server reading it may have another working directory. Loopback only, so the same machine.
-        filePath: Type.String({ minLength: 1 }),
+        filePath: Type.String({ minLength: 1, maxLength: maxPathLength }),
       },
       { additionalProperties: false },
     ),
+    options: { filePath: fileArgument },
     run: (services, input) => importAsicDataset(services.db, input.filePath, services.clock),
   }),
   migrate: command({
     name: 'migrate',
     input: Type.Object({}, { additionalProperties: false }),
+    options: {},
     // The server migrated at start; asking it confirms there is nothing left to apply.
     run: async (services) => ({ applied: (await services.migrate()).applied }),
   }),

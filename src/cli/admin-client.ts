@@ -1,8 +1,8 @@
 // Runs an admin command wherever it can run safely: in this process when the database is PostgreSQL
 // or the embedded database is free, else inside the running server through its loopback endpoint.
 import { existsSync, readFileSync } from 'node:fs';
-import { Value } from '@sinclair/typebox/value';
 import { Agent, fetch } from 'undici';
+import { checkAdminInput } from '../admin/admin-input.ts';
 import { adminToken } from '../admin/admin-token.ts';
 import { adminCommands } from '../admin/commands.ts';
 import type { Config } from '../config.ts';
@@ -14,11 +14,10 @@ import { serverInfoPath } from './serve.ts';
 export async function runAdminCommand(config: Config, name: string, input: Record<string, unknown>): Promise<unknown> {
   const command = adminCommands[name];
   if (!command) throw new Error(`Unknown admin command ${name}`);
-  // Checked here as the admin endpoint checks it, so a bad option reads the same wherever the command runs.
-  if (!Value.Check(command.input, input)) {
-    const first = Value.Errors(command.input, input).First();
-    throw new Error(`${first?.path.slice(1) || 'input'}: ${first?.message}`);
-  }
+  // Checked here as the admin endpoint checks it, so a bad option reads the same wherever the command
+  // runs, and is refused before a database is opened or a server is called.
+  const problem = checkAdminInput(command, input);
+  if (problem) throw new Error(problem.message);
   try {
     // createServices migrates as it opens, which would leave `migrate` nothing to report: it opens the database itself.
     if (name === 'migrate') return await migrateLocally(config);

@@ -167,6 +167,33 @@ describe('a malformed file in each format', () => {
       /ragged\.csv: row 3/,
     ],
     ['a simple CSV with an unknown kind', 'csv', async () => writeList('bad-kind.csv', ['k1,vessel,Sea Star,,,PA,SANCTIONS,test']), /bad-kind\.csv: row 2, column "kind"/],
+    [
+      'a simple CSV with a NUL in a name',
+      'csv',
+      async () => writeList('nul.csv', ['n1,person,Ivan SIDOROV,,,RU,SANCTIONS,test', 'n2,person,Olga\u0000SIDOROVA,,,RU,SANCTIONS,test']),
+      /nul\.csv: row 3, column "name": contains a NUL character \(U\+0000\) at position 5\./,
+    ],
+    [
+      'an OpenSanctions export with bytes that are not UTF-8',
+      'opensanctions',
+      async () => {
+        const file = path.join(dir, 'latin1.csv');
+        const head = 'id,schema,name,aliases,birth_date,countries,identifiers,sanctions,dataset\nos-1,Person,Ivan Sidorov,,1970,ru,,Sanctioned,Test\nos-2,Person,Ren';
+        writeFileSync(file, Buffer.concat([Buffer.from(head), Buffer.from([0xe9]), Buffer.from(' Sidorov,,1971,ru,,Sanctioned,Test\n')]));
+        return file;
+      },
+      /latin1\.csv: row 3, column "name": contains bytes that are not valid UTF-8 at position 4;/,
+    ],
+    [
+      'a DFAT workbook with a control character in a name',
+      'dfat',
+      async () => {
+        const file = path.join(dir, 'control.xlsx');
+        await writeExcelFile([dfatHeader, [1, 'Ivan_x0007_SIDOROV', 'Individual', 'Primary Name', '01/01/1970', 'Russian', null]]).toFile(file);
+        return file;
+      },
+      /control\.xlsx: row 2, column "Name of Individual or Entity": contains a control character \(U\+0007\) at position 5\./,
+    ],
   ];
 
   for (const [what, format, write, message] of malformed) {

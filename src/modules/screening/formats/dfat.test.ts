@@ -125,6 +125,27 @@ describe('reading the DFAT Consolidated List workbook', () => {
     assert.match(error.reason, /"mid sixties"/);
   });
 
+  // A workbook holds characters XML cannot as `_xHHHH_` (as Excel writes them); the reader decodes them.
+  it('rejects a NUL, a control character or a lone surrogate in a cell it reads, with the row and column', async () => {
+    const cases: Array<[SheetData[number], string, string]> = [
+      [row(80, 'Ossian_x0000_VEY', 'Individual', 'Primary Name'), 'Name of Individual or Entity', 'contains a NUL character (U+0000) at position 7'],
+      [row(80, 'Ossian VEY', 'Individual', 'Primary Name', null, 'Swed_x001B_ish'), 'Citizenship', 'contains a control character (U+001B) at position 5'],
+      [row('80_x0085_', 'Ossian VEY', 'Individual', 'Primary Name'), 'Reference', 'contains a control character (U+0085) at position 3'],
+      [row(80, 'Ossian VEY', 'Individual', 'Primary Name', null, null, 'Main St_xD800_, Stockholm'), 'Address', 'contains an unpaired UTF-16 surrogate (U+D800) at position 8; send well-formed Unicode'],
+    ];
+    for (const [bad, column, reason] of cases) {
+      const error = await formatError(await workbook([header, row(79, 'Pelle ARNKVIST', 'Individual', 'Primary Name'), bad]));
+      assert.equal(error.message, `row 3, column "${column}": ${reason}`);
+    }
+  });
+
+  it('takes a line break or a tab in a cell as a space, and ignores the columns it does not read', async () => {
+    const cells = row(81, 'Ossian_x000D__x000A_VEY', 'Individual', 'Primary Name', null, 'Swedish\t');
+    cells[9] = 'Listed_x0001_ 2022'; // Listing Information
+    const entries = await readAll(await workbook([header, cells]));
+    assert.deepEqual(entries.map((entry) => [entry.name, entry.countries]), [['Ossian VEY', ['SE']]]);
+  });
+
   it('rejects an empty name, name type or reference', async () => {
     const noName = await formatError(await workbook([header, row(70, ' ', 'Individual', 'Primary Name')]));
     assert.deepEqual([noName.row, noName.column], [2, 'Name of Individual or Entity']);

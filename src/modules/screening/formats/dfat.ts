@@ -1,6 +1,7 @@
 // The DFAT Consolidated List (.xlsx): one row per name, the rows of one listing sharing its reference.
 // Columns are found by header name, so DFAT adding or moving a column does not break an import.
 import { InvalidInputError, InvalidSpreadsheetError, readSheet } from 'read-excel-file/node';
+import { textProblem } from '../../../platform/text-safety.ts';
 import { type EntryKind, type ListEntry, ListFormatError, type ListReader } from '../list-entry.ts';
 import { countriesFromAddresses, countriesFromText } from './countries.ts';
 import { formatCellDate, formatCellNumber, parseLooseDates } from './dates.ts';
@@ -63,6 +64,20 @@ async function readRows(filePath: string): Promise<unknown[][]> {
     }
     if (error instanceof InvalidSpreadsheetError) throw new ListFormatError(0, undefined, `not an .xlsx workbook: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * The text cells read, against the text rules: a NUL or another control character (a workbook holds them
+ * escaped as `_x0001_`, which the reader decodes) is refused with its row and column. Line breaks in a
+ * cell (Alt+Enter) and tabs are allowed: cleanText turns them into single spaces.
+ */
+function checkCells(cells: unknown[], at: Record<Column, number>, row: number): void {
+  for (const column of Object.keys(columns) as Column[]) {
+    const cell = cells[at[column]];
+    if (typeof cell !== 'string') continue;
+    const problem = textProblem(cell, { multiline: true });
+    if (problem) throw new ListFormatError(row, columns[column], problem);
   }
 }
 
@@ -149,6 +164,7 @@ export const readDfatWorkbook: ListReader = async function* (filePath) {
     const cells = rows[index]!;
     const row = index + 1;
     if (cells.every((cell) => cleanText(cell) === '')) continue;
+    checkCells(cells, at, row);
 
     const reference = cleanText(cells[at.reference]);
     if (reference === '') throw new ListFormatError(row, columns.reference, 'the reference is empty');

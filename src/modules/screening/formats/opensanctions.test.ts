@@ -96,6 +96,42 @@ describe('reading the OpenSanctions targets.simple.csv export', () => {
     assert.match(error.reason, /not readable as CSV: Quote Not Closed/);
   });
 
+  it('rejects a NUL or a control character in a column it reads, with the line and column', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['id-1,Person,Ossian\u0000Vey,,,,,,,,,,Some List,,,', 'name', 'contains a NUL character (U+0000) at position 7'],
+      ['id-1,Person,Ossian Vey,O. Vey;Os\u0008sian,,,,,,,,,Some List,,,', 'aliases', 'contains a control character (U+0008) at position 10'],
+      ['id-1,Person,Ossian Vey,,,,,,,,,,Some\u009bList,,,', 'dataset', 'contains a control character (U+009B) at position 5'],
+    ];
+    for (const [row, column, reason] of cases) {
+      const error = await formatError(csvFile(`${modernHeader}\nid-0,Person,Pelle Arnkvist,,,,,,,,,,Some List,,,\n${row}\n`));
+      assert.equal(error.message, `row 3, column "${column}": ${reason}`);
+    }
+  });
+
+  it('leaves control characters alone in the columns it does not read', async () => {
+    const entries = await readAll(csvFile(`${modernHeader}\nid-1,Person,Ossian Vey,,,,"1 Quay St\u0001",,,+46\u0000,,,Some List,,,\n`));
+    assert.deepEqual(entries.map((entry) => entry.name), ['Ossian Vey']);
+  });
+
+  it('rejects bytes that are not UTF-8 anywhere in the file, naming the row and the column that holds them', async () => {
+    const latin1 = (before: string, after: string) => {
+      const file = path.join(dir, `targets-${++files}.csv`);
+      writeFileSync(file, Buffer.concat([Buffer.from(`${modernHeader}\nid-0,Person,Pelle Arnkvist,,,,,,,,,,Some List,,,\n${before}`), Buffer.from([0xe9]), Buffer.from(`${after}\n`)]));
+      return file;
+    };
+    const inName = await formatError(latin1('id-1,Person,Ren', ' Vey,,,,,,,,,,Some List,,,'));
+    assert.equal(inName.message, 'row 3, column "name": contains bytes that are not valid UTF-8 at position 4; was the file saved in another encoding? Save it as UTF-8');
+    // A file with bytes that are not UTF-8 was saved in another encoding: what it says elsewhere cannot be trusted either.
+    const inAddress = await formatError(latin1('id-1,Person,Ossian Vey,,,,"Caf', ', Limassol",,,,,,Some List,,,'));
+    assert.deepEqual([inAddress.row, inAddress.column], [3, 'addresses']);
+    const inHeader = path.join(dir, 'targets-header.csv');
+    const [start, end] = modernHeader.split('addresses');
+    writeFileSync(inHeader, Buffer.concat([Buffer.from(`${start}addr`), Buffer.from([0xe9]), Buffer.from(`sses${end}\nid-1,Person,Ossian Vey,,,,,,,,,,Some List,,,\n`)]));
+    const header = await formatError(inHeader);
+    assert.deepEqual([header.row, header.column], [1, undefined]);
+    assert.match(header.reason, /^header column 7 contains bytes that are not valid UTF-8 at position 5;/);
+  });
+
   it('fails on a missing file instead of waiting, and stops reading when the consumer stops', async () => {
     await assert.rejects(readAll(path.join(dir, 'missing.csv')), { code: 'ENOENT' });
     const rows = Array.from({ length: 5000 }, (_, i) => `id-${i},Person,Name ${i},,,,,,,,,,Some List,,,`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -99,4 +99,54 @@ describe('reading the simple CSV list format', () => {
       assert.match(error.message, /^row 3/);
     });
   }
+
+  // Text PostgreSQL cannot store (NUL) or that would corrupt a name (control characters): refused, not cleaned.
+  const unreadable: Array<[string, string, string, string]> = [
+    ['a NUL in a name', 'x,person,Pelle\u0000ARNKVIST,,,,PEP,Our list', 'name', 'contains a NUL character (U+0000) at position 6'],
+    ['a control character in an alias', 'x,person,Pelle ARNKVIST,P. Arn\u0001kvist,,,PEP,Our list', 'aliases', 'contains a control character (U+0001) at position 7'],
+    ['a C1 control character in the source', 'x,person,Pelle ARNKVIST,,,,PEP,Our\u0085list', 'source', 'contains a control character (U+0085) at position 4'],
+    ['an escape in the id', '\u001b[2Jx,person,Pelle ARNKVIST,,,,PEP,Our list', 'id', 'contains a control character (U+001B) at position 1'],
+  ];
+  for (const [what, line, column, reason] of unreadable) {
+    it(`rejects ${what} with its line and column`, async () => {
+      const error = await formatError(csvFile(header, good, line));
+      assert.equal(error.message, `row 3, column "${column}": ${reason}`);
+    });
+  }
+
+  it('rejects bytes that are not UTF-8 (a Windows-1252 export, a lone surrogate as CESU-8), naming the row and column', async () => {
+    const latin1 = path.join(dir, 'latin1.csv');
+    // "Pelle ÅRNKVIST" with Å as the single byte 0xC5.
+    writeFileSync(latin1, Buffer.concat([Buffer.from(`${header}\n${good}\nx,person,Pelle `), Buffer.from([0xc5]), Buffer.from('RNKVIST,,,,PEP,Our list\n')]));
+    const cesu = path.join(dir, 'cesu.csv');
+    // U+D83D alone, as a careless encoder writes it (ED A0 BD): not UTF-8.
+    writeFileSync(cesu, Buffer.concat([Buffer.from(`${header}\n${good}\nx,person,Pelle ARNKVIST,Pelle `), Buffer.from([0xed, 0xa0, 0xbd]), Buffer.from(',,,PEP,Our list\n')]));
+    for (const [file, column, at] of [[latin1, 'name', 7], [cesu, 'aliases', 7]] as const) {
+      const error = await formatError(file);
+      assert.deepEqual([error.row, error.column], [3, column], error.message);
+      assert.equal(error.reason, `contains bytes that are not valid UTF-8 at position ${at}; was the file saved in another encoding? Save it as UTF-8`);
+    }
+  });
+
+  it('finds bytes that are not UTF-8 far into a file, where a character is cut across read chunks', async () => {
+    // 20 000 rows of two-byte characters (a few read chunks, which end mid-character), then a bad byte.
+    const rows = Array.from({ length: 20_000 }, (_, i) => `ok-${i},person,Åsa Öberg-Ärlig ${i},,,,PEP,Our list`);
+    const file = path.join(dir, 'long.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${header}\n${rows.join('\n')}\nbad,person,Pelle `), Buffer.from([0xc5]), Buffer.from('RNKVIST,,,,PEP,Our list\n')]));
+    const bytes = readFileSync(file);
+    const chunkEnds = Array.from({ length: Math.floor(bytes.length / 65_536) }, (_, i) => (i + 1) * 65_536);
+    assert.ok(chunkEnds.some((end) => (bytes[end]! & 0xc0) === 0x80), 'a 64 KiB read chunk ends inside a character');
+    const error = await formatError(file);
+    assert.deepEqual([error.row, error.column], [20_002, 'name']);
+  });
+
+  it('accepts a U+FFFD the file really holds, a quoted name across lines and a tab, which become spaces', async () => {
+    const entries = await readAll(csvFile(header, 'x,person,"Pelle\t\r\nARNKVIST",P\uFFFDlle,,,PEP,Our list'));
+    assert.deepEqual([entries[0]?.name, entries[0]?.aliases], ['Pelle ARNKVIST', ['P\uFFFDlle']]);
+  });
+
+  it('rejects a control character in a header column name', async () => {
+    const error = await formatError(csvFile(header.replace('kind', 'ki\u0002nd'), good));
+    assert.deepEqual([error.row, error.column, error.reason], [1, undefined, 'header column 2 contains a control character (U+0002) at position 3']);
+  });
 });

@@ -124,6 +124,26 @@ describe('importing the ASIC company dataset', () => {
     assert.ok(wattle.ok && wattle.value.name === 'WATTLE & GUM ASSOCIATES PTY LTD');
   });
 
+  it('refuses a file with a NUL, a control character or bytes that are not UTF-8 in a name, and changes nothing', async () => {
+    const before = await tableDigest(db);
+    const good = asicRow({ name: 'GOOD PTY LTD', acn: '000000019' });
+    const latin1 = path.join(dir, 'company-latin1.tsv');
+    writeFileSync(latin1, Buffer.concat([Buffer.from(`${asicHeader}\n${good}\nCAF`), Buffer.from([0xc9]), Buffer.from(`${asicRow({ name: ' PTY LTD', acn: '004085616' })}\n`)]));
+    const files: Array<[string, string]> = [
+      [tsvFile(good, asicRow({ name: 'NUL\u0000 PTY LTD', acn: '004085616' })), 'line 3, column "Company Name": contains a NUL character (U+0000) at position 4'],
+      [tsvFile(good, asicRow({ name: 'BELL\u0007 PTY LTD', acn: '004085616' })), 'line 3, column "Company Name": contains a control character (U+0007) at position 5'],
+      [latin1, 'line 3, column "Company Name": contains bytes that are not valid UTF-8 at position 4'],
+    ];
+    for (const [file, message] of files) {
+      const error = await importError(importAsicDataset(db, file, clock));
+      assert.equal(error.code, 'VALIDATION_ERROR');
+      assert.ok(error.message.startsWith(`${path.basename(file)}: ${message}`), error.message);
+      assert.match(error.message, /Nothing was imported; the company dataset held before stays in force\.$/);
+      assert.deepEqual(error.extensions, { line: 3, column: 'Company Name' });
+    }
+    assert.deepEqual(await tableDigest(db), before);
+  });
+
   it('replaces the data with the next file: a company missing from it is gone, renames and status changes land', async () => {
     const result = await importAsicDataset(db, fixture('company-next.tsv'), clock);
     assert.deepEqual(result, { companies: 11, rows: 15, replaced: 11, removed: 1, importedAt: clock.now() });

@@ -224,12 +224,54 @@ describe('reading the ASIC company dataset', () => {
       assert.match(error.reason, /the header has no tab in it/);
     });
 
-    it('a row that is not UTF-8 (a Windows-1252 export)', async () => {
+    it('a name that is not UTF-8 (a Windows-1252 export), naming its column', async () => {
       const file = path.join(dir, 'latin1.tsv');
       // "CAFÉ PTY LTD" with É as the single byte 0xC9.
       writeFileSync(file, Buffer.concat([Buffer.from(`${header}\nCAF`), Buffer.from([0xc9]), Buffer.from(`${row({ name: ' PTY LTD', acn: '004085616' })}\n`)]));
       const error = await datasetError(file);
-      assert.deepEqual([error.line, error.reason], [2, 'the row is not valid UTF-8 text (was the file saved in another encoding?)']);
+      assert.deepEqual(
+        [error.line, error.column, error.reason],
+        [2, 'Company Name', 'contains bytes that are not valid UTF-8 at position 4; was the file saved in another encoding? Save it as UTF-8'],
+      );
+    });
+
+    it('bytes that are not UTF-8 in a column the reader leaves alone', async () => {
+      const file = path.join(dir, 'latin1-unread.tsv');
+      const good = row({ name: 'X PTY LTD', acn: '004085616' }).split('\t');
+      const [before, after] = [good.slice(0, 9).join('\t'), good.slice(10).join('\t')];
+      // `Previous State of Registration` (column 9) holds 0xC9.
+      writeFileSync(file, Buffer.concat([Buffer.from(`${header}\n${before}\t`), Buffer.from([0xc9]), Buffer.from(`\t${after}\n`)]));
+      const error = await datasetError(file);
+      assert.deepEqual([error.line, error.column, error.reason], [2, undefined, 'the row is not valid UTF-8 text (was the file saved in another encoding?)']);
+    });
+
+    // A field is one line of a tab-separated file: no control character has a place in it.
+    const unreadable: Array<[string, Partial<Parameters<typeof row>[0]>, string, string]> = [
+      ['a NUL in a name', { name: 'NUL\u0000 PTY LTD' }, 'Company Name', 'contains a NUL character (U+0000) at position 4'],
+      ['a control character in the current name', { name: 'OLD PTY LTD', current: 'N', currentName: 'NEW\u001b PTY LTD' }, 'Current Name', 'contains a control character (U+001B) at position 4'],
+      ['a C1 control character in the status', { status: 'RE\u0085GD' }, 'Status', 'contains a control character (U+0085) at position 3'],
+      ['a NUL in the ACN', { acn: '004085616\u0000' }, 'ACN', 'contains a NUL character (U+0000) at position 10'],
+    ];
+    for (const [what, fields, column, reason] of unreadable) {
+      it(what, async () => {
+        const error = await datasetError(tsvFile(header, row({ name: 'GOOD PTY LTD', acn: '000000019' }), row({ name: 'X PTY LTD', acn: '004085616', ...fields })));
+        assert.deepEqual([error.line, error.column, error.reason], [3, column, reason]);
+        assert.equal(error.message, `line 3, column "${column}": ${reason}`);
+      });
+    }
+
+    it('a lone surrogate, written as UTF-8 (CESU-8) bytes', async () => {
+      const file = path.join(dir, 'cesu.tsv');
+      // U+D83D alone, as a careless encoder writes it: ED A0 BD, which is not UTF-8.
+      writeFileSync(file, Buffer.concat([Buffer.from(`${header}\nSMILE `), Buffer.from([0xed, 0xa0, 0xbd]), Buffer.from(`${row({ name: ' PTY LTD', acn: '004085616' })}\n`)]));
+      const error = await datasetError(file);
+      assert.deepEqual([error.line, error.column], [2, 'Company Name']);
+      assert.match(error.reason, /^contains bytes that are not valid UTF-8 at position 7;/);
+    });
+
+    it('a control character in the header', async () => {
+      const error = await datasetError(tsvFile(header.replace('Status', 'Sta\u0007tus'), row({ name: 'X PTY LTD', acn: '004085616' })));
+      assert.deepEqual([error.line, error.column, error.reason], [1, undefined, 'header column 6 contains a control character (U+0007) at position 4']);
     });
 
     it('a blank first line', async () => {

@@ -14,6 +14,7 @@
 // - a company with a single unmarked row and no `Current Name` is current under that name.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { textProblem } from '../../../platform/text-safety.ts';
 import { type AsicCompany, AsicDatasetError } from './asic-company.ts';
 import { normaliseAbn, normaliseAcn, parseAsicDate, type FieldResult } from './asic-fields.ts';
 
@@ -51,9 +52,24 @@ interface AsicRow {
   abn: string | null;
 }
 
+/**
+ * Why a field cannot be taken as text, or undefined. A field is one line (the format has no quoting), so
+ * any control character is refused, and so is U+FFFD: the UTF-8 decoder writes it for bytes that are not
+ * UTF-8 (a file saved as Windows-1252), and ASIC registers names in a character set that has no U+FFFD.
+ */
+function fieldProblem(value: string): string | undefined {
+  const problem = textProblem(value);
+  if (problem) return problem;
+  const at = value.indexOf('\uFFFD');
+  if (at >= 0) return `contains bytes that are not valid UTF-8 at position ${at + 1}; was the file saved in another encoding? Save it as UTF-8`;
+  return undefined;
+}
+
 function readHeader(record: string[]): Map<Column, number> {
   const positions = new Map<string, number>();
   record.forEach((raw, index) => {
+    const problem = fieldProblem(raw);
+    if (problem) throw new AsicDatasetError(1, undefined, `header column ${index + 1} ${problem}`);
     const name = raw.trim();
     if (name === '') return;
     if (positions.has(name)) throw new AsicDatasetError(1, name, 'the column appears twice in the header');
@@ -75,7 +91,12 @@ function readHeader(record: string[]): Map<Column, number> {
 
 function rowReader(positions: Map<Column, number>) {
   return function readRow(record: string[], line: number): AsicRow {
-    const text = (column: Column) => (record[positions.get(column)!] ?? '').trim();
+    const text = (column: Column) => {
+      const value = record[positions.get(column)!] ?? '';
+      const problem = fieldProblem(value);
+      if (problem) throw new AsicDatasetError(line, column, problem);
+      return value.trim();
+    };
     const optional = (column: Column) => text(column) || null;
     const required = (column: Column, what: string) => {
       const value = text(column);
@@ -171,10 +192,11 @@ export async function* readAsicDataset(filePath: string): AsyncGenerator<AsicCom
       if (record.length !== columns) {
         throw new AsicDatasetError(line, undefined, `expected ${columns} tab-separated fields like the header, found ${record.length}`);
       }
+      const row = readRow(record, line);
+      // The columns read named their own bad bytes; these are in a column the reader leaves alone.
       if (text.includes('\uFFFD')) {
         throw new AsicDatasetError(line, undefined, 'the row is not valid UTF-8 text (was the file saved in another encoding?)');
       }
-      const row = readRow(record, line);
       if (group.length > 0 && group[0]!.acn !== row.acn) {
         yield companyOf(group);
         group = [];
