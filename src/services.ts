@@ -8,6 +8,7 @@ import * as partnersRepo from './modules/partners/partners.repository.ts';
 import { createApiClientService, type ApiClientService } from './modules/partners/api-clients.service.ts';
 import { createPartnerService, type PartnerService } from './modules/partners/partners.service.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
+import { guardDatabase } from './platform/db/availability.ts';
 import type { Database } from './platform/db/database.ts';
 import { tryLockDataDir, type DataDirLock } from './platform/db/lock-file.ts';
 import { isMigrated, migrate } from './platform/db/migrate.ts';
@@ -28,7 +29,7 @@ import { eventCatalogue } from './modules/webhooks/events/index.ts';
 import { webhookFanOut } from './modules/webhooks/fan-out.ts';
 import { createNotificationService, type NotificationService } from './modules/webhooks/notifications.service.ts';
 import { webhookJobs } from './modules/webhooks/webhooks.jobs.ts';
-import { createDatabaseRateLimitStore, createRateLimiter, type RateLimiter, type RateLimitStore } from './platform/rate-limit.ts';
+import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimiter, type RateLimitStore } from './platform/rate-limit.ts';
 import { createRedisRateLimitStore } from './platform/redis-rate-limit-store.ts';
 import { billingJobs, billingJobSpecs } from './modules/billing/billing.jobs.ts';
 import { createBillingRunService, type BillingRunService } from './modules/billing/billing-runs.service.ts';
@@ -117,7 +118,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger({ level: config.LOG_LEVEL });
   const opened = overrides.db ? { db: overrides.db } : await openDatabase(config);
-  const { db } = opened;
+  // Every call goes through the availability guard: while the database is unreachable calls fail at once
+  // (503), /ready says so, and the worker and dispatcher wait for it (db/availability.ts).
+  const db = guardDatabase(opened.db, { logger: logger.child({ module: 'db' }) });
   const closers: Array<() => Promise<void> | void> = [];
 
   try {
@@ -181,18 +184,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     });
 
     // One process on PGlite: nothing to share. Several API nodes share counters in Redis or PostgreSQL.
+    // A store that stops answering is logged once by watchRateLimitStore; the limiters go on locally.
     let store: RateLimitStore | undefined;
     if (config.REDIS_URL) {
       const redis = createRedisRateLimitStore(config.REDIS_URL);
       closers.push(() => redis.close());
-      store = redis;
+      store = watchRateLimitStore(redis, { name: 'Redis', logger });
     } else if (db.kind === 'postgres') {
-      store = createDatabaseRateLimitStore(db, clock);
+      store = watchRateLimitStore(createDatabaseRateLimitStore(db, clock), { name: 'PostgreSQL', logger });
     }
-    const onSyncError = (error: unknown) => logger.warn({ err: String(error) }, 'rate-limit sync failed');
-    const apiLimiter = createRateLimiter({ ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, clock, store, onSyncError });
+    const apiLimiter = createRateLimiter({ ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, clock, store });
     const perMinute = config.TOKEN_RATE_LIMIT_PER_MINUTE;
-    const tokenLimiter = createRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute, clock, store, onSyncError });
+    const tokenLimiter = createRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute, clock, store });
     closers.push(() => apiLimiter.close(), () => tokenLimiter.close());
 
     return {
@@ -239,7 +242,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       apiLimiter,
       tokenLimiter,
       migrate: () => migrate(db),
-      isReady: () => isMigrated(db),
+      isReady: async () => db.availability.available && (await isMigrated(db)),
       createWorker: () =>
         createWorker({
           db,
@@ -249,6 +252,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           logger: logger.child({ role: 'worker' }),
           leaseSeconds: config.JOB_LEASE_SECONDS,
           pollMilliseconds: config.JOB_POLL_MILLISECONDS,
+          availability: db.availability,
         }),
       createDispatcher() {
         const dispatcher = createDispatcher({
@@ -259,6 +263,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           openPayload: payloadSealer.open,
           logger: logger.child({ role: 'webhooks' }),
           random: overrides.random,
+          availability: db.availability,
         });
         dispatchers.add(dispatcher);
         return dispatcher;
@@ -266,12 +271,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       async close() {
         for (const close of closers) await close();
         if (!overrides.db) await db.close();
+        else db.detach();
         opened.lock?.release();
       },
     };
   } catch (error) {
     for (const close of closers) await close();
     if (!overrides.db) await db.close();
+    else db.detach();
     opened.lock?.release();
     throw error;
   }

@@ -2,7 +2,9 @@
 // Decisions are made in memory so that a request never waits on a counter; when several API nodes
 // run, each node adds what it consumed to a shared counter (PostgreSQL or Redis) every `syncMs` and
 // takes off its bucket what the other nodes consumed meanwhile. One node is exact; N nodes can
-// over-admit by at most what the others take within one sync interval.
+// over-admit by at most what the others take within one sync interval. While the shared store cannot be
+// reached, each node keeps deciding from its own buckets (limits are per node), and says so once.
+import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 
@@ -109,6 +111,34 @@ export function createRateLimiter(options: {
     sync,
     close() {
       if (timer) clearInterval(timer);
+    },
+  };
+}
+
+/**
+ * The store as this process's limiters see it: one log line when it stops answering (the limiters go on
+ * deciding from their own buckets, so limits are per node) and one when it answers again, however many
+ * syncs failed meanwhile.
+ */
+export function watchRateLimitStore(store: RateLimitStore, options: { name: string; logger: Logger }): RateLimitStore {
+  let reachable = true;
+  return {
+    async add(key, n) {
+      let total: number;
+      try {
+        total = await store.add(key, n);
+      } catch (error) {
+        if (reachable) {
+          reachable = false;
+          options.logger.warn({ err: String(error), store: options.name }, `rate-limit counters unreachable (${options.name}): rate limits are per node until it returns`);
+        }
+        throw error;
+      }
+      if (!reachable) {
+        reachable = true;
+        options.logger.info({ store: options.name }, `rate-limit counters reachable again (${options.name}): rate limits are shared across nodes again`);
+      }
+      return total;
     },
   };
 }

@@ -2,11 +2,14 @@
 // slots are free it claims that many due notifications (SKIP LOCKED, with a lease), posts each on its
 // own, and records finished outcomes in batches. A dispatcher that dies leaves its claims leased; once
 // the lease runs out another dispatcher takes them, so a notification is never lost (at least once)
-// and never in flight in two places.
+// and never in flight in two places. While the database is unreachable it claims nothing and keeps the
+// outcomes it cannot record, recording them first when the database is back: a delivery that reached
+// its receiver is not sent again because of an outage.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/database.ts';
+import type { DatabaseAvailability } from '../../platform/db/availability.ts';
+import { isUnavailableError, type Database } from '../../platform/db/database.ts';
 import { notificationBody, signedHeaders } from './body.ts';
 import type { Deliverer } from './delivery.ts';
 import * as repo from './notifications.repository.ts';
@@ -35,10 +38,15 @@ export interface DispatcherOptions {
   maxInFlight?: number;
   leaseSeconds?: number;
   pollMilliseconds?: number;
+  /** The database's availability (db/availability.ts): claiming resumes as soon as it is back. */
+  availability?: DatabaseAvailability;
 }
 
 /** Deliveries in flight at once when `maxInFlight` is not given (the bench posts its baseline at this concurrency). */
 export const defaultMaxInFlight = 32;
+
+const firstBackoffMs = 1_000;
+const maxBackoffMs = 30_000;
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, clock, deliverer, logger } = options;
@@ -55,6 +63,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let timer: NodeJS.Timeout | undefined;
   let outcomes: repo.Outcome[] = [];
   let flushing: Promise<void> | undefined;
+  /** Set while the database is unreachable: no claims, outcomes kept, the next try after `delayMs`. */
+  let outage: { since: number; delayMs: number } | undefined;
+  let unsubscribe: (() => void) | undefined;
+  const isDown = (error: unknown) => isUnavailableError(error) || (options.availability?.isOutage(error) ?? false);
   const sending = new Set<Promise<void>>();
   // Opened signing secrets by their sealed text: a destination's deliveries would otherwise decrypt the
   // same secret each time. Bounded; a rotated secret has a new sealed text, so nothing goes stale.
@@ -127,8 +139,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     };
   }
 
+  /**
+   * Records the finished outcomes. When the database cannot be reached they are kept, in order, and
+   * this throws; they are recorded before anything new is claimed. Kept outcomes cannot pile up: nothing
+   * is claimed meanwhile, so only the claims already in hand (at most 2 × maxInFlight) can finish.
+   */
   async function flush(): Promise<void> {
-    while (flushing) await flushing;
+    while (flushing) await flushing.catch(() => {});
     if (outcomes.length === 0) return;
     const batch = outcomes;
     outcomes = [];
@@ -147,14 +164,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           });
         }
       } catch (error) {
-        // The leases run out and the notifications are delivered again: at least once.
+        if (isDown(error)) {
+          outcomes = batch.concat(outcomes);
+          throw error;
+        }
+        // Not the database being away but a statement that fails: the leases run out and the
+        // notifications are delivered again (at least once).
         logger.error({ err: String(error), count: batch.length }, 'could not record webhook outcomes');
-      } finally {
-        for (const o of batch) sealedPayloads.delete(o.id);
       }
+      for (const o of batch) sealedPayloads.delete(o.id);
     })();
-    await flushing;
-    flushing = undefined;
+    try {
+      await flushing;
+    } finally {
+      flushing = undefined;
+    }
   }
 
   function begin(n: repo.ClaimedNotification) {
@@ -171,7 +195,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         inFlight -= 1;
         sending.delete(job);
         startWaiting();
-        void flush();
+        // During an outage the outcome waits for the round that finds the database back.
+        if (outage) return;
+        flush().catch(pause);
         wake(0);
       });
     sending.add(job);
@@ -204,14 +230,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     timer = setTimeout(tick, delay);
   }
 
+  /** One round: what an outage held back first (so nothing delivered is sent again), then a claim. */
+  async function round(): Promise<number> {
+    if (outage) await flush();
+    return claimOnce();
+  }
+
   async function tick() {
     timer = undefined;
     if (claiming || stopped) return;
     let claimed = 0;
     try {
-      claiming = claimOnce();
+      claiming = round();
       claimed = await claiming;
+      if (outage) {
+        logger.info({ downMs: Date.now() - outage.since }, 'webhook dispatcher claiming again: the database is back and its held outcomes are recorded');
+        outage = undefined;
+      }
     } catch (error) {
+      if (isDown(error)) {
+        pause(error, true);
+        return;
+      }
       logger.error({ err: String(error) }, 'webhook claim failed');
     } finally {
       claiming = undefined;
@@ -219,15 +259,35 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (waiting.length < maxInFlight) wake(claimed > 0 ? 0 : pollMilliseconds);
   }
 
+  /**
+   * Stops claiming until the database answers: the next round after a backoff that doubles with each
+   * round that fails, or at once when the availability says it is back.
+   */
+  function pause(error: unknown, roundFailed = false) {
+    if (!outage) {
+      outage = { since: Date.now(), delayMs: firstBackoffMs };
+      logger.warn({ err: String(error), held: outcomes.length }, 'database unavailable: webhook dispatcher stopped claiming and keeps its outcomes until it is back');
+    } else if (roundFailed) {
+      outage.delayMs = Math.min(maxBackoffMs, outage.delayMs * 2);
+    } else {
+      return; // a late flush of the same outage: the round already waiting stands
+    }
+    // Back already (it returned while this round was failing): no need to wait out the whole backoff.
+    wake(options.availability?.available ? firstBackoffMs : outage.delayMs);
+  }
+
   return {
     start() {
       if (!stopped) return;
       stopped = false;
       stopping = false;
+      unsubscribe = options.availability?.onAvailable(() => {
+        if (outage && !claiming) wake(0);
+      });
       wake(0);
     },
     nudge() {
-      if (!stopped && !claiming) wake(0);
+      if (!stopped && !claiming && !outage) wake(0);
     },
     async drain() {
       let total = 0;
@@ -244,12 +304,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       stopped = true;
       stopping = true;
       clearTimeout(timer);
+      unsubscribe?.();
       await claiming?.catch(() => 0);
       // Claimed but never sent: give them back now rather than after their lease.
       const unsent = waiting.splice(0);
       await repo.releaseClaims(db, unsent.map((n) => n.id), owner).catch(() => {});
       await Promise.race([settled(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
-      await flush();
+      await flush().catch((error) =>
+        // Their leases run out and they are delivered again: at least once.
+        logger.error({ err: String(error), count: outcomes.length }, 'webhook outcomes not recorded at shutdown: the database is unavailable'),
+      );
     },
   };
 }

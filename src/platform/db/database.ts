@@ -33,15 +33,28 @@ export interface Database extends Queryable {
 /** Repositories take either the database or an open transaction. */
 export type Executor = Queryable;
 
+/**
+ * Thrown without trying while the database is known to be down (see availability.ts), so that a request
+ * fails at once instead of waiting on a connection that cannot be made.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
 /** A connection problem (as opposed to a bad query): the caller answers 503, not 500. */
 export function isUnavailableError(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;
   if (typeof e.code === 'string') {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300'].includes(e.code)) return true;
     if (e.code.startsWith('08')) return true;
   }
-  return /Connection terminated|connection timeout|Client has encountered a connection error|PGlite is closed/i.test(e.message ?? '');
+  // pg's words for a connection that died, could not be made in time, waited too long for a pool slot,
+  // or sent a query that got no answer within query_timeout.
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout|PGlite is closed/i.test(
+    e.message ?? '',
+  );
 }
 
 export function runAfterCommit(callbacks: Array<() => void>): void {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './database.ts';
+import { createWriteBuffer, isUnavailableError, runAfterCommit, type Database, type Tx } from './database.ts';
 
 // timestamptz → Date (pg's default); int8 and numeric stay strings unless cast in SQL.
 
@@ -20,10 +20,37 @@ function heldStatement(writes: { sql: string; params: readonly unknown[] }) {
   return { name, text: writes.sql, values: writes.params as unknown[] };
 }
 
-export function openPostgres(connectionString: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+export interface PostgresOptions {
+  /** Connections in the pool. */
+  max?: number;
+  /**
+   * How long a query may go unanswered before it fails (and its connection is dropped). Without it a
+   * connection whose packets vanish (a network partition, a server that froze) holds its request for
+   * as long as TCP takes to notice, which can be hours. Scripts (`exec`: migrations) are exempt.
+   */
+  queryTimeoutMs?: number;
+  /** How long making a connection, or waiting for a free one in the pool, may take. */
+  connectionTimeoutMs?: number;
+}
+
+/** Long enough for any query the service makes, short enough that nothing waits for ever. */
+export const defaultQueryTimeoutMs = 30_000;
+const scriptTimeoutMs = 60 * 60_000;
+
+export function openPostgres(connectionString: string, options: PostgresOptions = {}): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 3_000,
+    query_timeout: options.queryTimeoutMs ?? defaultQueryTimeoutMs,
+    // TCP keepalive on every connection: an idle connection to a server that went away is noticed and
+    // dropped by the pool rather than handed to the next request.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const script = (sql: string) => ({ text: sql, query_timeout: scriptTimeoutMs });
   let ended: Promise<void> | undefined;
 
   return {
@@ -33,13 +60,21 @@ export function openPostgres(connectionString: string, options: { max?: number }
       return result.rows;
     },
     async exec(sql) {
-      await pool.query(sql);
+      await pool.query(script(sql));
     },
     async write(sql, params = []) {
       await pool.query(sql, params as unknown[]);
     },
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool's: a connection that dies between two of the
+      // transaction's statements would emit an 'error' nobody hears and take the process down. The next
+      // statement fails on its own ("Client has encountered a connection error"); the client is dropped.
+      let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       const callbacks: Array<() => void> = [];
       // BEGIN waits for the first statement that needs it, so that a transaction of held writes only is
       // one statement: one round trip instead of three (the create of a lookup, its charge and its job).
@@ -60,14 +95,13 @@ export function openPostgres(connectionString: string, options: { max?: number }
         },
         async exec(sql) {
           await send();
-          await client.query(sql);
+          await client.query(script(sql));
         },
         async write(sql, params = []) {
           held.hold(sql, params);
         },
         afterCommit: (cb) => callbacks.push(cb),
       };
-      let broken = false;
       try {
         const result = await fn(tx);
         if (begun) {
@@ -80,13 +114,19 @@ export function openPostgres(connectionString: string, options: { max?: number }
         runAfterCommit(callbacks);
         return result;
       } catch (error) {
-        if (begun) {
+        // A connection that failed (or whose query got no answer) is dropped, not asked to roll back:
+        // the server rolls back a transaction whose connection closes, and a ROLLBACK sent down a dead
+        // connection would only wait for its own timeout.
+        if (isUnavailableError(error)) broken = true;
+        else if (begun) {
           await client.query('ROLLBACK').catch(() => {
             broken = true;
           });
         }
         throw error;
       } finally {
+        // A broken client keeps the listener: it is discarded, and may still report its end.
+        if (!broken) client.removeListener('error', onError);
         client.release(broken);
       }
     },

@@ -3,7 +3,7 @@
 // stack, and the client told only the request id.
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUnavailableError } from '../db/database.ts';
+import { DatabaseUnavailableError, isUnavailableError } from '../db/database.ts';
 import { AppError, errorCatalogue, type ErrorCode, type FieldProblem } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { fieldProblems } from './validation.ts';
@@ -113,7 +113,8 @@ export function installProblemHandling(app: FastifyInstance): void {
     const known = fromFastifyError(error, request);
     if (known) return sendProblem(reply, known);
     if (isUnavailableError(error)) {
-      request.log.error({ err: { type: error.name, message: error.message } }, 'dependency unavailable');
+      // Refused without trying while the database is known down: the guard logged the outage once.
+      if (!(error instanceof DatabaseUnavailableError)) request.log.error({ err: { type: error.name, message: error.message } }, 'dependency unavailable');
       return sendProblem(reply, new AppError('SERVICE_UNAVAILABLE', 'A dependency of the service is unavailable; try again shortly', { retryAfter: 5 }));
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -120,6 +120,20 @@ export async function releaseJob(db: Executor, job: JobRow, now: Date): Promise<
   return rows.length === 1;
 }
 
+/**
+ * Gives back, uncounted, the jobs of a claim round whose answer was lost: the connection died after the
+ * claim was sent, so it may have committed without the worker ever seeing the jobs. No handler runs them;
+ * without this they would wait out their lease and then spend an attempt.
+ */
+export async function releaseUnansweredClaims(db: Executor, owner: string, now: Date): Promise<number> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1, updated_at = $2
+     WHERE lease_owner = $1 AND status = 'RUNNING' RETURNING id`,
+    [owner, now],
+  );
+  return rows.length;
+}
+
 export async function findJob(db: Executor, id: string): Promise<JobRow | undefined> {
   const rows = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id]);
   return rows[0];
