@@ -17,7 +17,8 @@ import { newId } from './platform/ids.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
 import { installInputGuard } from './platform/http/input-guard.ts';
-import { clientErrorHandler, frameworkErrors, installProblemHandling } from './platform/http/problem.ts';
+import { installLoadShedding } from './platform/http/load-shedding.ts';
+import { clientErrorHandler, frameworkErrors, installProblemHandling, maxPathParameterLength } from './platform/http/problem.ts';
 import { installRequestHooks } from './platform/http/request-hooks.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -45,6 +46,10 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && incomingRequestId.test(incoming) ? incoming : newId('request');
     },
+    routerOptions: { maxParamLength: maxPathParameterLength },
+    // A request whose body has not arrived in 2 minutes is cut off: slow senders must not hold the
+    // in-flight slots (load shedding) for ever. Files go to storage, not the API.
+    requestTimeout: 120_000,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Requests Node's HTTP parser refuses (bad header bytes, oversized headers) never reach a route;
@@ -56,8 +61,11 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   installProblemHandling(app);
-  installInputGuard(app, { bodyLimit: bodyLimitBytes });
+  // In this order: every answer, refusals included, carries the security headers and the request id;
+  // shedding comes before anything that costs work; then the input guard.
   installRequestHooks(app, { production: config.ENVIRONMENT === 'production' });
+  installLoadShedding(app, { maxInFlight: config.MAX_IN_FLIGHT_REQUESTS });
+  installInputGuard(app, { bodyLimit: bodyLimitBytes });
   await registerOpenApi(app, { publicBaseUrl: config.PUBLIC_BASE_URL });
   // Only the token endpoint takes a form; the /v1 plugin refuses it.
   await app.register(formBody, { bodyLimit: 16 * 1024 });

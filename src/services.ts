@@ -90,7 +90,10 @@ export class DataDirBusyError extends Error {
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked). */
 export async function openDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
-  if (config.DATABASE_URL) return { db: openPostgres(config.DATABASE_URL) };
+  if (config.DATABASE_URL) {
+    const timeouts = { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_SECONDS * 1000, connectionTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000 };
+    return { db: openPostgres(config.DATABASE_URL, timeouts) };
+  }
   const locked = tryLockDataDir(config.DATA_DIR);
   if (!locked.ok) throw new DataDirBusyError(locked.holderPid);
   try {

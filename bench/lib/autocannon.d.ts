@@ -26,6 +26,8 @@ declare module 'autocannon' {
     /** Sent in turn on each connection, over the defaults above. */
     requests?: RequestSpec[];
     pipelining?: number;
+    /** At most this many requests per second over all connections (each gets its share, per second). */
+    overallRate?: number;
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;

@@ -27,7 +27,8 @@ export interface RealApp {
   close(): Promise<void>;
 }
 
-export async function startRealApp(backend: Backend, database: BenchDatabase): Promise<RealApp> {
+/** `env`: settings on top of the bench's own (the overload scenario sets MAX_IN_FLIGHT_REQUESTS). */
+export async function startRealApp(backend: Backend, database: BenchDatabase, env: Record<string, string> = {}): Promise<RealApp> {
   const config = loadConfig({
     ENVIRONMENT: 'sandbox',
     // The database is handed over below, so DATA_DIR and DATABASE_URL are never opened; SECRET_KEY
@@ -38,6 +39,7 @@ export async function startRealApp(backend: Backend, database: BenchDatabase): P
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: String(benchRateLimit),
     RATE_LIMIT_BURST: String(benchRateLimit),
+    ...env,
   });
   const { db } = database;
   const services = await createServices(config, { db, logger: createLogger({ level: config.LOG_LEVEL }) });

@@ -20,6 +20,8 @@ export interface LoadOptions {
   amount?: number;
   /** Discard the samples (warm-up). */
   discard?: boolean;
+  /** At most this many requests per second over all connections (autocannon's overallRate); default unpaced. */
+  overallRate?: number;
 }
 
 /** One autocannon run, unreduced. */
@@ -105,6 +107,7 @@ export function runHere(options: LoadOptions): Promise<RawRun> {
         ...(amount === undefined ? { duration: options.seconds } : { amount, sampleInt: 10 }),
         pipelining: 1,
         timeout: 10,
+        ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
       },
       (error, result) => {
         if (error) return reject(error);

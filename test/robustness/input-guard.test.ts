@@ -49,8 +49,11 @@ describe('the reports that opened the issue', () => {
     assert.equal(body.error_description, 'Field /client_id contains a NUL character (U+0000) at position 1');
   });
 
-  it('GET /v1/contacts/%00 answers 400 at path:id', async () => {
-    assertRefused(await ctx.app.inject({ method: 'GET', url: '/v1/contacts/%00', headers: partner.headers }), 'path:id', /NUL/);
+  it('GET /v1/contacts/%00 answers 400 at path:id, with the headers of every answer', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/v1/contacts/%00', headers: partner.headers });
+    assertRefused(response, 'path:id', /NUL/);
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['x-request-id'], response.json<{ requestId: string }>().requestId);
   });
 
   it('GET /v1/webhook-notifications?type=%00 answers 400 at query:type', async () => {
