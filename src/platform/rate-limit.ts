@@ -44,7 +44,6 @@ export function createRateLimiter(options: {
   clock: Clock;
   store?: RateLimitStore;
   syncMs?: number;
-  onSyncError?: (error: unknown) => void;
 }): RateLimiter {
   const { ratePerSecond: rate, burst, clock, store } = options;
   const buckets = new Map<string, Bucket>();
@@ -76,8 +75,9 @@ export function createRateLimiter(options: {
     ? setInterval(() => {
         if (running) return;
         running = true;
+        // A store that cannot be reached is reported by watchRateLimitStore; the buckets decide meanwhile.
         sync()
-          .catch((error) => options.onSyncError?.(error))
+          .catch(() => {})
           .finally(() => {
             running = false;
           });
