@@ -82,7 +82,13 @@ describe('every way text comes in', () => {
   });
 
   it('hosted pages and their calls, which need no credentials', async () => {
-    assertRefused(await ctx.app.inject({ method: 'GET', url: '/c/%00' }), 'path:token', /NUL/);
+    // A person opens the page: a mangled link is the page for a link that does not exist, not JSON.
+    for (const url of ['/c/%00', '/c/ab%01cd']) {
+      const page = await ctx.app.inject({ method: 'GET', url });
+      assert.equal(page.statusCode, 404, url);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.match(page.headers['content-security-policy'] as string, /default-src 'none'/);
+    }
     const save = await ctx.app.inject({ method: 'POST', url: '/hosted/v1/card-links/abc', headers: { 'content-type': 'application/json' }, payload: '{"paymentToken":"tok\\u0000"}' });
     assertRefused(save, '/paymentToken', /NUL/);
   });

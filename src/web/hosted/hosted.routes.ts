@@ -2,7 +2,9 @@
 // the authority), and the calls those pages make.
 import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { CardLinkService } from '../../modules/billing/card-links.service.ts';
+import type { FastifyReply } from 'fastify';
+import type { CardLinkService, LinkState } from '../../modules/billing/card-links.service.ts';
+import { AppError } from '../../platform/errors.ts';
 import { SaveCardBody, SavedCard } from '../../modules/billing/billing.schemas.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 import { cardPageCsp, renderCardPage, renderLinkState, stateStatus } from './card-page.ts';
@@ -17,15 +19,34 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
 );
 
 export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkService; runWindowSeconds: number }): void {
-  app.get('/c/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const view = await deps.cardLinks.view(request.params.token);
-    reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin');
-    if (view.state !== 'LIVE') {
-      return reply.code(stateStatus[view.state]).header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'").send(renderLinkState(view.state));
-    }
-    reply.header('content-security-policy', cardPageCsp(view));
-    return renderCardPage(view, { saveUrl: `/hosted/v1/card-links/${request.params.token}`, runWindowSeconds: deps.runWindowSeconds });
-  });
+  const sendLinkState = (reply: FastifyReply, state: Exclude<LinkState, 'LIVE'>) =>
+    reply
+      .code(stateStatus[state])
+      .type('text/html; charset=utf-8')
+      .header('cross-origin-opener-policy', 'same-origin')
+      .header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'")
+      .send(renderLinkState(state));
+
+  app.get(
+    '/c/:token',
+    {
+      schema: { hide: true, params: TokenParams },
+      // A person opens this from a link: a token the edge refuses (a mangled link, `%00`) is a link that
+      // does not exist, shown as the page that says so rather than as JSON.
+      errorHandler: (error, _request, reply) => {
+        const refused = (error instanceof AppError && error.code === 'VALIDATION_ERROR') || (error as { validation?: unknown }).validation !== undefined;
+        if (refused) return sendLinkState(reply, 'UNKNOWN');
+        throw error;
+      },
+    },
+    async (request, reply) => {
+      const view = await deps.cardLinks.view(request.params.token);
+      reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin');
+      if (view.state !== 'LIVE') return sendLinkState(reply, view.state);
+      reply.header('content-security-policy', cardPageCsp(view));
+      return renderCardPage(view, { saveUrl: `/hosted/v1/card-links/${request.params.token}`, runWindowSeconds: deps.runWindowSeconds });
+    },
+  );
 
   app.post(
     '/hosted/v1/card-links/:token',
