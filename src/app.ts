@@ -11,6 +11,7 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerChargeRoutes } from './modules/billing/charges.routes.ts';
 import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
+import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -73,7 +74,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerSystemRoutes(app, { isReady: services.isReady });
   registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
   registerAdminRoutes(app, services);
-  registerHostedRoutes(app, { cardLinks: services.cardLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
+  registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
   await app.register(
@@ -84,6 +85,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerContactRoutes(api, { contacts: services.contacts, cardLinks: services.cardLinks, idempotency: services.idempotency });
       registerChargeRoutes(api, { charges: services.charges });
       registerLookupRoutes(api, { lookups: services.lookups, idempotency: services.idempotency });
+      registerPaymentRoutes(api, { payments: services.payments, idempotency: services.idempotency });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

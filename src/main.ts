@@ -41,11 +41,15 @@ partner
   .description('create a channel partner with one API client')
   .requiredOption('--name <name>', 'display name')
   .option('--monitoring', 'eligible for monitoring events')
+  .option('--commission-bps <n>', 'commission on ATO payments, in basis points of the amount (0 to 10000; default 0)')
   .option('--json', 'print one JSON object')
-  .action(async (options: { name: string; monitoring?: boolean; json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'partner-create', { name: options.name, monitoring: Boolean(options.monitoring) });
-    print(result, Boolean(options.json), (r: { partnerId: string; clientId: string; clientSecret: string }) =>
-      [`partnerId     ${r.partnerId}`, `clientId      ${r.clientId}`, `clientSecret  ${r.clientSecret}   (shown once)`].join('\n'),
+  .action(async (options: { name: string; monitoring?: boolean; commissionBps?: string; json?: boolean }) => {
+    // A whole number is passed as one; anything else as typed, for the input check to name.
+    const bps = options.commissionBps;
+    const commissionBps = bps === undefined ? {} : { commissionBps: /^\d{1,9}$/.test(bps) ? Number(bps) : bps };
+    const result = await runAdminCommand(config(), 'partner-create', { name: options.name, monitoring: Boolean(options.monitoring), ...commissionBps });
+    print(result, Boolean(options.json), (r: { partnerId: string; clientId: string; clientSecret: string; commissionBps: number }) =>
+      [`partnerId     ${r.partnerId}`, `clientId      ${r.clientId}`, `clientSecret  ${r.clientSecret}   (shown once)`, `commission    ${r.commissionBps} bps`].join('\n'),
     );
   });
 

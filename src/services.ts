@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createOutbox, type Outbox } from './platform/outbox.ts';
 import { createSealer, deriveKey } from './platform/crypto.ts';
+import { tenantOf } from './platform/tenancy.ts';
 import { createDeliverer } from './modules/webhooks/delivery.ts';
 import { createDestinationService, type DestinationService } from './modules/webhooks/destinations.service.ts';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
@@ -43,6 +44,10 @@ import { createLookupService, type LookupService } from './modules/lookups/looku
 import { createRegisters, type Registers } from './providers/register/index.ts';
 import type { PaymentGateway } from './providers/gateway/gateway.ts';
 import { createGateway } from './providers/gateway/index.ts';
+import * as contactsRepo from './modules/billing/contacts.repository.ts';
+import { createPaymentLinkService, type PaymentLinkService } from './modules/payments/payment-links.service.ts';
+import { paymentJobs, paymentJobSpecs } from './modules/payments/payments.jobs.ts';
+import { createPaymentService, paymentCodec, type PaymentService } from './modules/payments/payments.service.ts';
 
 export interface Services {
   config: Config;
@@ -69,6 +74,9 @@ export interface Services {
   /** The business registers lookups read (sandbox or live). */
   registers: Registers;
   lookups: LookupService;
+  /** ATO payments: the partner's API, and the hosted payment link that takes the card. */
+  payments: PaymentService;
+  paymentLinks: PaymentLinkService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -131,7 +139,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     // The queue knows every kind up front; handlers that call services are bound once those exist.
-    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob] });
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -152,7 +160,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const configured = createGateway(config, { db, clock });
     const gateway = overrides.wrapGateway ? overrides.wrapGateway(configured) : configured;
     const prices = priceListFrom(config);
-    const billingRuns = createBillingRunService({ db, clock, gateway, outbox, queue });
+    const billingRuns = createBillingRunService({
+      db,
+      clock,
+      gateway,
+      outbox,
+      queue,
+      logger: logger.child({ module: 'billing' }),
+      sweepAfterSeconds: config.BILLING_SWEEP_AFTER_HOURS * 3600,
+    });
     const partners = createPartnerService({ db, clock, environment: config.ENVIRONMENT });
     const charges = createChargeService({ db, clock, prices, outbox, queue, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
     const screening = createScreeningService({
@@ -175,7 +191,37 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       screening,
       readBudget: config.LOOKUP_READ_BUDGET,
     });
-    const jobDefinitions: JobDefinition[] = [...platformJobs, ...billingJobs({ runs: billingRuns }), ...lookupJobs({ lookups })];
+    const codec = paymentCodec({ tokenKey: deriveKey(config.SECRET_KEY, 'payment-link-tokens'), sealer: createSealer(deriveKey(config.SECRET_KEY, 'payment-prns')) });
+    const payments = createPaymentService({
+      db,
+      clock,
+      outbox,
+      codec,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      linkLifetimeHours: config.PAYMENT_LINK_HOURS,
+      maxAmount: config.PAYMENT_MAX_AMOUNT,
+      commissionBps: async (tx, tenant) => (await partnersRepo.findOwnPartner(tx, tenant))?.commission_bps ?? 0,
+      isActiveContact: async (tx, tenant, contactId) => {
+        const contact = await contactsRepo.findContact(tx, tenant, contactId, { lock: 'share' });
+        return contact !== undefined && contact.archived_at === null;
+      },
+    });
+    const paymentLinks = createPaymentLinkService({
+      db,
+      clock,
+      codec,
+      gateway,
+      outbox,
+      queue,
+      settleAfterSeconds: 60,
+      partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
+    });
+    const jobDefinitions: JobDefinition[] = [
+      ...platformJobs,
+      ...billingJobs({ runs: billingRuns }),
+      ...lookupJobs({ lookups }),
+      ...paymentJobs({ links: paymentLinks }),
+    ];
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
     const tokens = createTokenService({
@@ -241,6 +287,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       screening,
       registers,
       lookups,
+      payments,
+      paymentLinks,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

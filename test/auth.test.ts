@@ -94,7 +94,7 @@ describe('/v1 authentication', () => {
     const res = await me(alice.headers);
     assert.equal(res.statusCode, 200);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'environment', 'id', 'monitoringEligible', 'name']);
+    assert.deepEqual(Object.keys(body).sort(), ['commissionBps', 'createdAt', 'environment', 'id', 'monitoringEligible', 'name']);
     assert.equal(body.id, alice.partnerId);
     assert.equal(body.name, 'Alice Accounting');
     assert.equal(body.environment, 'sandbox');

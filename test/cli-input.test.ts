@@ -24,6 +24,8 @@ describe('pvs options holding text PVS cannot take', { concurrency: true }, () =
   const refused: Array<[string, string[], string | RegExp]> = [
     ['a control character in a partner name', ['partner', 'create', '--name', 'Acme\u0001Accounting'], '--name contains a control character (U+0001) at position 5'],
     ['an over-long partner name', ['partner', 'create', '--name', 'A'.repeat(201)], '--name: Expected string length less or equal to 200'],
+    ['a commission that is not a whole number', ['partner', 'create', '--name', 'Acme', '--commission-bps', '1.5'], '--commission-bps (commissionBps): Expected integer'],
+    ['a commission over 100 %', ['partner', 'create', '--name', 'Acme', '--commission-bps', '10001'], '--commission-bps (commissionBps): Expected integer to be less or equal to 10000'],
     ['an escape sequence in a partner id', ['destination', 'create', '--partner', 'ptn_\u001b[2J', '--url', 'https://example.com/hooks'], '--partner (partnerId) contains a control character (U+001B) at position 5'],
     [
       'a control character in one of the categories',

@@ -81,7 +81,7 @@ describe('admin commands with no server running', () => {
   });
 
   it('a second command sees the first partner persisted: both get tokens from a server started afterwards', async () => {
-    const result = await run(site, ['partner', 'create', '--name', 'Bravo Tax', '--monitoring', '--json']);
+    const result = await run(site, ['partner', 'create', '--name', 'Bravo Tax', '--monitoring', '--commission-bps', '125', '--json']);
     assert.equal(result.code, 0, result.describe());
     second = assertCredentials(onlyJsonObject(result.stdout));
     assert.notEqual(second.partnerId, first.partnerId);
@@ -93,6 +93,8 @@ describe('admin commands with no server running', () => {
     const bravo = await me(site.port, second);
     assert.equal(bravo.name, 'Bravo Tax');
     assert.equal(bravo.monitoringEligible, true);
+    assert.equal(bravo.commissionBps, 125, 'the commission on ATO payments, shown on /me');
+    assert.equal((await me(site.port, first)).commissionBps, 0);
     assert.deepEqual(await server.terminate(), { code: 0, signal: null }, server.describe());
   });
 

@@ -30,7 +30,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'partner-create': command({
     name: 'partner-create',
     input: CreatePartnerInput,
-    options: { name: '--name', monitoring: '--monitoring' },
+    options: { name: '--name', monitoring: '--monitoring', commissionBps: '--commission-bps' },
     run: (services, input) => services.partners.create(input),
   }),
   'destination-create': command({

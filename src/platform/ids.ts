@@ -42,19 +42,51 @@ function encodeTime(ms: number): string {
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
 
-function encodeRandom(): string {
+function randomDigits(): number[] {
   if (poolOffset + 16 > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  let out = '';
-  for (let i = 0; i < 16; i++) out += alphabet[pool[poolOffset + i]! % 32];
+  const digits: number[] = [];
+  for (let i = 0; i < 16; i++) digits.push(pool[poolOffset + i]! % 32);
   poolOffset += 16;
-  return out;
+  return digits;
+}
+
+// Monotonic within a millisecond (as the ULID specification describes): an id made in the same
+// millisecond as an earlier one in this process takes that one's random part plus one, so ids, and the
+// events and rows they name, sort in the order they were made. Other processes' ids in that millisecond
+// interleave by chance, as before. The last 256 milliseconds used are remembered, not only the last: ids
+// stamped by an injected clock (a job's, a test's) interleave with ids stamped by the system clock.
+const recent = new Map<number, number[]>();
+
+function nextDigits(now: number): number[] {
+  const previous = recent.get(now);
+  if (previous) {
+    const digits = [...previous];
+    let i = digits.length - 1;
+    while (i >= 0 && digits[i] === 31) digits[i--] = 0;
+    // 80 bits exhausted within one millisecond cannot happen in practice; start afresh if it does.
+    if (i >= 0) {
+      digits[i]! += 1;
+      remember(now, digits);
+      return digits;
+    }
+  }
+  const digits = randomDigits();
+  remember(now, digits);
+  return digits;
+}
+
+/** Most recently used last, so a millisecond still in use (a stopped test clock's) is never the one dropped. */
+function remember(now: number, digits: number[]): void {
+  recent.delete(now);
+  recent.set(now, digits);
+  if (recent.size > 256) recent.delete(recent.keys().next().value!);
 }
 
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  return `${idPrefixes[kind]}_${encodeTime(now)}${encodeRandom()}`;
+  return `${idPrefixes[kind]}_${encodeTime(now)}${nextDigits(now).map((d) => alphabet[d]).join('')}`;
 }
 
 const idShape = /^[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -100,7 +100,7 @@ describe('a run that captures', () => {
     assert.notEqual(later.billingRunId, first.billingRunId, 'a charge after the capture opens a new run');
   });
 
-  it('leaves voided charges out; a run with nothing left is void and the card is not asked', async () => {
+  it('leaves voided charges out; a run with nothing left is void, the card is not asked, and contact.billing.voided says so', async () => {
     const partner = await t.f.partner();
     const buyer = await billableContact(t, partner);
     const kept = await charge(partner, buyer.id);
@@ -112,13 +112,26 @@ describe('a run that captures', () => {
     assert.deepEqual(await gatewayCharges(buyer.id), [{ amount: 1500, status: 'succeeded', refunded_amount: 0 }]);
 
     const alone = await charge(partner, buyer.id);
-    await t.services.db.transaction((tx) =>
-      t.services.charges.voidCharge(tx, tenantOf(partner.partnerId), { product: 'BUSINESS_LOOKUP_FULL', referenceId: alone.referenceId, reason: 'FAILED' }),
-    );
+    const alsoVoided = await charge(partner, buyer.id, 'DEED_ANALYSIS');
+    for (const voided of [alone, alsoVoided]) {
+      await t.services.db.transaction((tx) =>
+        t.services.charges.voidCharge(tx, tenantOf(partner.partnerId), { product: voided.product, referenceId: voided.referenceId, reason: 'FAILED' }),
+      );
+    }
+    assert.equal((await eventsOf(t, partner.partnerId, 'contact.billing.voided')).length, 0, 'not while the run is open');
     clock.advance(10_000);
     await runDueJobs(t);
     assert.equal((await run(alone.billingRunId!)).status, 'VOID');
     assert.equal((await gatewayCharges(buyer.id)).length, 1, 'no second charge');
+    const ids = { contactId: buyer.id, channelPartnerId: partner.partnerId, billingRunId: alone.billingRunId };
+    const events = (await eventsOf(t, partner.partnerId, 'contact.billing')).filter((e) => e.payload.billingRunId === alone.billingRunId);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.payload]),
+      [
+        ['contact.billing.run_created', { ...ids, amount: 1500 }],
+        ['contact.billing.voided', { ...ids, amount: 0, voidedChargeCount: 2 }],
+      ],
+    );
   });
 
   it('refunds a charge voided after its run was captured', async () => {
@@ -214,6 +227,39 @@ describe('a run that fails', () => {
     assert.equal((await run(made.billingRunId!)).attempts, 1);
     assert.equal((await gatewayCharges(buyer.id)).length, 1, 'the card was asked once');
     assert.equal((await contact(partner, buyer.id)).billingStatus, 'BLOCKED');
+  });
+
+  it('a declined run whose charges are all voided closes VOID with contact.billing.voided, and unblocks the contact', async () => {
+    const partner = await t.f.partner();
+    const buyer = await billableContact(t, partner, cards.insufficientFunds);
+    const first = await charge(partner, buyer.id);
+    const second = await charge(partner, buyer.id, 'DEED_ANALYSIS');
+    clock.advance(10_000);
+    await runDueJobs(t);
+    assert.equal((await run(first.billingRunId!)).status, 'FAILED');
+    assert.equal((await contact(partner, buyer.id)).billingStatus, 'BLOCKED');
+    clock.advance(1000); // events are listed by id, which orders them by the clock's milliseconds
+
+    const voidOne = (made: typeof first) =>
+      t.services.db.transaction((tx) => t.services.charges.voidCharge(tx, tenantOf(partner.partnerId), { product: made.product, referenceId: made.referenceId, reason: 'FAILED' }));
+    await voidOne(first);
+    assert.equal((await run(first.billingRunId!)).status, 'FAILED', 'something is still owed');
+    assert.equal((await eventsOf(t, partner.partnerId, 'contact.billing.voided')).length, 0);
+    await voidOne(second);
+    assert.deepEqual(await run(first.billingRunId!), { status: 'VOID', amount: 4000, attempts: 1, next_retry_at: null, failure_reason: 'insufficient_funds' });
+    assert.equal((await contact(partner, buyer.id)).billingStatus, 'BILLABLE');
+    const events = (await eventsOf(t, partner.partnerId, 'contact.billing')).map((e) => e.type);
+    assert.deepEqual(events, ['contact.billing.run_created', 'contact.billing.failed', 'contact.billing.voided']);
+    const [voided] = await eventsOf(t, partner.partnerId, 'contact.billing.voided');
+    assert.deepEqual(voided!.payload, { contactId: buyer.id, channelPartnerId: partner.partnerId, billingRunId: first.billingRunId, amount: 0, voidedChargeCount: 2 });
+
+    // Voiding again, or the retry that was planned, changes nothing more.
+    await voidOne(second);
+    clock.advance(25 * hour);
+    await runDueJobs(t);
+    assert.equal((await run(first.billingRunId!)).status, 'VOID');
+    assert.equal((await eventsOf(t, partner.partnerId, 'contact.billing.voided')).length, 1);
+    assert.equal((await gatewayCharges(buyer.id)).length, 1, 'the card was asked once');
   });
 
   it('a run whose contact removed the card fails with no_payment_method and waits for a card', async () => {

@@ -92,6 +92,54 @@ describe('validation', () => {
     });
   }
 
+  // What a partner reads: words, never the schema's regular expression.
+  const nameWords = 'must contain a non-space character, and no line breaks or tabs';
+  const externalIdWords = 'must be visible ASCII characters without spaces (1–100)';
+  const emailWords = 'must be an email address';
+  const messageCases: Array<[string, Record<string, unknown>, Array<{ pointer: string; message: string }>]> = [
+    ['a name of spaces only', { name: '   ' }, [{ pointer: '/name', message: nameWords }]],
+    ['a name on two lines', { name: 'Harbour\nBookkeeping' }, [{ pointer: '/name', message: nameWords }]],
+    ['an empty name', { name: '' }, [{ pointer: '/name', message: 'must NOT have fewer than 1 characters' }]],
+    ['an externalId with a space', { name: 'A', externalId: 'CUST 001' }, [{ pointer: '/externalId', message: externalIdWords }]],
+    ['an externalId that is not ASCII', { name: 'A', externalId: 'CLIENT-É1' }, [{ pointer: '/externalId', message: externalIdWords }]],
+    ['an email that is not one', { name: 'A', email: 'accounts at harbour' }, [{ pointer: '/email', message: emailWords }]],
+    [
+      'all three at once',
+      { name: ' ', email: 'x@', externalId: '中文' },
+      [
+        { pointer: '/name', message: nameWords },
+        { pointer: '/email', message: emailWords },
+        { pointer: '/externalId', message: externalIdWords },
+      ],
+    ],
+  ];
+  for (const [what, body, expected] of messageCases) {
+    it(`says what is wrong in words: ${what}, on create and on PATCH`, async () => {
+      const contact = await createContact(t, partner);
+      for (const [method, url] of [
+        ['POST', '/v1/contacts'],
+        ['PATCH', `/v1/contacts/${contact.id}`],
+      ] as const) {
+        const res = await call(method, url, body);
+        assert.equal(res.statusCode, 400, res.body);
+        const problem = res.json<{ code: string; errors: Array<{ pointer: string; message: string }> }>();
+        assert.equal(problem.code, 'VALIDATION_ERROR');
+        // PATCH's email and externalId may be null: the null branch adds no "must be null" of its own.
+        assert.deepEqual(problem.errors, expected, `${method} ${JSON.stringify(body)}`);
+        assert.doesNotMatch(res.body, /pattern|\^\[|\\u00/, 'no regular expression reaches the partner');
+      }
+    });
+  }
+
+  it('says so in words for the externalId filter and the Idempotency-Key header too', async () => {
+    const listed = await call('GET', '/v1/contacts?externalId=CUST%20001');
+    assert.equal(listed.statusCode, 400, listed.body);
+    assert.deepEqual(listed.json<{ errors: unknown[] }>().errors, [{ pointer: 'query:externalId', message: externalIdWords }]);
+    const keyed = await call('POST', '/v1/contacts', { name: 'A' }, partner, { 'idempotency-key': 'my key' });
+    assert.equal(keyed.statusCode, 400, keyed.body);
+    assert.deepEqual(keyed.json<{ errors: unknown[] }>().errors, [{ pointer: 'header:Idempotency-Key', message: 'must be 1–255 visible ASCII characters without spaces' }]);
+  });
+
   it('refuses an empty PATCH', async () => {
     const contact = await createContact(t, partner);
     const res = await call('PATCH', `/v1/contacts/${contact.id}`, {});

@@ -8,14 +8,15 @@ import type { Browser, Page } from 'playwright-core';
 import { cards, createContact, mintCardLink, type ContactBody } from '../helpers/billing.ts';
 import {
   browserSkipReason,
-  browserTimeout,
   createServedContext,
+  fillCard,
   focusedId,
   launchBrowser,
-  recordRequests,
+  openWatchedPage,
   screenshot,
+  tabThroughCardForm,
+  typeInto,
   unexpectedProblems,
-  watchProblems,
   type PageProblems,
 } from '../helpers/browser.ts';
 import type { TestContext, TestPartner } from '../helpers/context.ts';
@@ -53,29 +54,10 @@ describe('the hosted card page in Chromium', () => {
   async function openCardLink(test: NodeTestContext) {
     const contact = await createContact(t, partner);
     const link = await mintCardLink(t, partner, contact.id);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    test.after(() => context.close());
-    context.setDefaultTimeout(browserTimeout);
-    const page = await context.newPage();
-    const problems = watchProblems(page);
-    const sent = recordRequests(page);
+    const { page, problems, sent } = await openWatchedPage(browser, test);
     const response = await page.goto(link.url);
     assert.equal(response?.status(), 200, `the card page answers 200 at ${link.url}`);
     return { contact, link, page, problems, sent };
-  }
-
-  /** Focuses a field through its label, as a screen-reader user would find it, and types into it. */
-  async function typeInto(page: Page, label: string, text: string, id: string) {
-    await page.getByLabel(label).focus();
-    assert.equal(await focusedId(page), id, `the label "${label}" belongs to #${id}`);
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.type(text);
-  }
-
-  async function fillCard(page: Page, card: { number: string; expiry?: string; cvc?: string }) {
-    await typeInto(page, 'Card number', card.number, 'number');
-    await typeInto(page, 'Expiry', card.expiry ?? expiry, 'expiry');
-    await typeInto(page, 'Security code', card.cvc ?? '123', 'cvc');
   }
 
   async function expectSaved(page: Page) {
@@ -96,20 +78,7 @@ describe('the hosted card page in Chromium', () => {
     assert.ok(await row.isVisible(), 'the prices table lists the deed analysis');
     assert.match(await row.innerText(), /\$27\.50/);
 
-    // The tab order is the reading order: name, number, expiry, security code, then the button.
-    await typeInto(page, 'Name on card', 'Jo Citizen', 'name');
-    for (const [id, text] of [
-      ['number', cards.succeeds],
-      ['expiry', expiry],
-      ['cvc', '123'],
-    ] as const) {
-      await page.keyboard.press('Tab');
-      assert.equal(await focusedId(page), id, `Tab reaches #${id}`);
-      await page.keyboard.type(text);
-    }
-    await page.keyboard.press('Tab');
-    assert.equal(await focusedId(page), 'submit', 'Tab reaches the Save card button');
-    await page.keyboard.press('Space');
+    await tabThroughCardForm(page, { name: 'Jo Citizen', number: cards.succeeds, expiry }, 'Space');
 
     await expectSaved(page);
     await screenshot(page, 'card-page-saved');
@@ -131,7 +100,7 @@ describe('the hosted card page in Chromium', () => {
 
   it('announces and focuses a decline, and the same link then saves another card', { skip }, async (test) => {
     const { contact, page, problems } = await openCardLink(test);
-    await fillCard(page, { number: cards.declinesOnSave });
+    await fillCard(page, { number: cards.declinesOnSave, expiry });
     await page.keyboard.press('Enter');
 
     const errors = page.locator('#errors');
@@ -176,7 +145,7 @@ describe('the hosted card page in Chromium', () => {
 
   it('sends the card number to the gateway’s tokenisation only; PVS gets the token', { skip }, async (test) => {
     const { page, problems, sent } = await openCardLink(test);
-    await fillCard(page, { number: cards.succeeds });
+    await fillCard(page, { number: cards.succeeds, expiry });
     await page.keyboard.press('Enter');
     await expectSaved(page);
 

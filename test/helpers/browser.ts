@@ -1,9 +1,11 @@
 // Browser tests: Debian's headless Chromium driven through playwright-core, the app served over real HTTP
 // on the PUBLIC_BASE_URL origin (the hosted pages post to absolute URLs built from it), full-page
 // screenshots under test-output/screenshots/, and a record of everything that went wrong in the page.
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
+import type { TestContext as NodeTestContext } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestContext, type TestContext } from './context.ts';
 
@@ -97,7 +99,56 @@ export function recordRequests(page: Page): SentRequest[] {
   return sent;
 }
 
+export const phoneViewport = { width: 390, height: 844 };
+
+/**
+ * A page in a fresh browser context of the given size (a phone's by default, touch and all), closed when
+ * the test ends, with what goes wrong in it and everything it sends recorded.
+ */
+export async function openWatchedPage(browser: Browser, test: NodeTestContext, viewport: { width: number; height: number } = phoneViewport) {
+  const context = await browser.newContext({ viewport, ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}) });
+  test.after(() => context.close());
+  context.setDefaultTimeout(browserTimeout);
+  const page = await context.newPage();
+  return { page, problems: watchProblems(page), sent: recordRequests(page) };
+}
+
 /** The id of the element that has focus, as a keyboard or screen-reader user would find it. */
 export function focusedId(page: Page): Promise<string | undefined> {
   return page.evaluate<string | undefined>('document.activeElement ? document.activeElement.id : undefined');
+}
+
+/** Focuses a field through its label, as a screen-reader user would find it, and types into it. */
+export async function typeInto(page: Page, label: string, text: string, id: string): Promise<void> {
+  await page.getByLabel(label).focus();
+  assert.equal(await focusedId(page), id, `the label "${label}" belongs to #${id}`);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(text);
+}
+
+/** Types a card into the hosted card form (web/hosted/card-form.ts), each field found by its label. */
+export async function fillCard(page: Page, card: { number: string; expiry: string; cvc?: string }): Promise<void> {
+  await typeInto(page, 'Card number', card.number, 'number');
+  await typeInto(page, 'Expiry', card.expiry, 'expiry');
+  await typeInto(page, 'Security code', card.cvc ?? '123', 'cvc');
+}
+
+/**
+ * The hosted card form with the keyboard alone, its tab order being its reading order: the name typed,
+ * then Tab to the number, expiry and security code, typing each, then Tab to the button and `press` it.
+ */
+export async function tabThroughCardForm(page: Page, card: { name: string; number: string; expiry: string; cvc?: string }, press: 'Space' | 'Enter'): Promise<void> {
+  await typeInto(page, 'Name on card', card.name, 'name');
+  for (const [id, text] of [
+    ['number', card.number],
+    ['expiry', card.expiry],
+    ['cvc', card.cvc ?? '123'],
+  ] as const) {
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedId(page), id, `Tab reaches #${id}`);
+    await page.keyboard.type(text);
+  }
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedId(page), 'submit', 'Tab reaches the button');
+  await page.keyboard.press(press);
 }

@@ -46,7 +46,7 @@ export interface TestPartner {
 }
 
 export interface Factories {
-  partner(options?: { name?: string; monitoring?: boolean }): Promise<TestPartner>;
+  partner(options?: { name?: string; monitoring?: boolean; commissionBps?: number }): Promise<TestPartner>;
   /** A fresh access token for the partner (tests that move the clock on by hours outlive theirs). */
   signIn(partner: TestPartner): Promise<TestPartner>;
 }
@@ -73,7 +73,11 @@ export async function createTestContext(
   const f: Factories = {
     async partner(partnerOptions = {}) {
       counter += 1;
-      const created = await services.partners.create({ name: partnerOptions.name ?? `Partner ${counter}`, monitoring: partnerOptions.monitoring });
+      const created = await services.partners.create({
+        name: partnerOptions.name ?? `Partner ${counter}`,
+        monitoring: partnerOptions.monitoring,
+        commissionBps: partnerOptions.commissionBps,
+      });
       return f.signIn({ ...created, token: '', headers: { authorization: '', 'x-partner-id': created.partnerId } });
     },
     async signIn(partner) {

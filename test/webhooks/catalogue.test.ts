@@ -14,7 +14,8 @@ import { categories, eventCatalogue, findEventDefinition } from '../../src/modul
 import { findTestDefinition, testVariants } from '../../src/modules/webhooks/notifications.service.ts';
 import type { EventDefinition } from '../../src/platform/outbox.ts';
 
-// SPEC's event tables, category by category, plus CONTRACT 5's business-lookup.failed.
+// SPEC's event tables, category by category, plus CONTRACT 5's business-lookup.failed and PVS's own
+// contact.billing.voided (SPEC allows new types; receivers ignore those they do not know).
 const specTypes: Record<string, string[]> = {
   PAYMENTS: ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.cancelled', 'payment.link_regenerated'],
   VERIFICATIONS: [
@@ -28,7 +29,14 @@ const specTypes: Record<string, string[]> = {
     'verification.request.completed',
   ],
   BUSINESS_LOOKUPS: ['business-lookup.completed', 'business-lookup.failed'],
-  CONTACT_BILLING: ['contact.card.saved', 'contact.card.removed', 'contact.billing.run_created', 'contact.billing.captured', 'contact.billing.failed'],
+  CONTACT_BILLING: [
+    'contact.card.saved',
+    'contact.card.removed',
+    'contact.billing.run_created',
+    'contact.billing.captured',
+    'contact.billing.failed',
+    'contact.billing.voided',
+  ],
   DEED_ANALYSIS: ['deed-analysis.completed', 'deed-analysis.failed'],
   MONITORING: [
     'monitoring.alert.created',
@@ -102,7 +110,7 @@ function nonNull(schema: JsonSchema): JsonSchema {
 }
 
 describe('the event types', () => {
-  it('are exactly the types SPEC names, plus business-lookup.failed, each once and in its SPEC category', () => {
+  it('are exactly the types SPEC names, plus business-lookup.failed and contact.billing.voided, each once and in its category', () => {
     assert.deepEqual([...categories], Object.keys(specTypes));
     const types = eventCatalogue.map((d) => d.type);
     assert.equal(new Set(types).size, types.length, 'no type is declared twice');
@@ -281,6 +289,13 @@ describe('SPEC’s payload fields', () => {
     }
     const { required } = shape(definition('contact.billing.failed').payload);
     for (const name of ['failureReason', 'merchantAdviceCode', 'nextRetryAt']) assert.ok(required.includes(name), name);
+  });
+
+  it('contact.billing.voided: the run, amount 0 and how many charges were voided', () => {
+    const { payload } = definition('contact.billing.voided');
+    assert.deepEqual(shape(payload), { required: ['amount', 'billingRunId', 'channelPartnerId', 'contactId', 'voidedChargeCount'], optional: [] });
+    const example = definition('contact.billing.voided').example as Record<string, unknown>;
+    assert.equal(Value.Check(payload, { ...example, amount: 1500 }), false, 'a voided run owes nothing');
   });
 
   it('deed-analysis.completed: trust, parties and beneficiaryClasses in SPEC’s shape, and never a date of birth', () => {

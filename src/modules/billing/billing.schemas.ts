@@ -8,10 +8,23 @@ const DateTime = Type.String({ format: 'date-time' });
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 const literals = <V extends string>(values: readonly V[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 
-// Names are what a person or business is called; any script, but no control characters.
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$', description: 'The contact’s name (1–200 characters).' });
+// Names are what a person or business is called; any script, but no control characters. A failed
+// pattern answers its x-message (platform/http/validation.ts), never the expression.
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$',
+  'x-message': 'must contain a non-space character, and no line breaks or tabs',
+  description: 'The contact’s name (1–200 characters).',
+});
 const Email = Type.String({ format: 'email', maxLength: 254, description: 'Where the contact is reached; PVS does not write to it.' });
-const ExternalId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$', description: 'Your own id for the contact (visible ASCII, ≤ 100).' });
+const ExternalId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[\\x21-\\x7E]+$',
+  'x-message': 'must be visible ASCII characters without spaces (1–100)',
+  description: 'Your own id for the contact (visible ASCII, ≤ 100).',
+});
 
 export const Card = Type.Object(
   {
@@ -102,7 +115,15 @@ export const ChargeListQuery = ListQuery({ contactId: Type.Optional(Type.String(
 export const ChargeParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The charge (`chg_…`).' }) });
 
 export const SaveCardBody = Type.Object(
-  { paymentToken: Type.String({ minLength: 4, maxLength: 255, pattern: '^[A-Za-z0-9_]+$', description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).' }) },
+  {
+    paymentToken: Type.String({
+      minLength: 4,
+      maxLength: 255,
+      pattern: '^[A-Za-z0-9_]+$',
+      'x-message': 'must be the gateway’s token: letters, digits and underscores',
+      description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).',
+    }),
+  },
   { additionalProperties: false },
 );
 

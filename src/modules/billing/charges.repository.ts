@@ -95,10 +95,12 @@ export interface RunRow {
   merchant_advice_code: string | null;
   gateway_charge_ref: string | null;
   captured_at: Date | null;
+  /** When the current (or last) attempt began. */
+  attempt_started_at: Date | null;
 }
 
 const runColumns = `id, partner_id, contact_id, status, amount, capture_at, attempts, card_attempts, payment_method_ref, next_retry_at,
-  failure_reason, merchant_advice_code, gateway_charge_ref, captured_at`;
+  failure_reason, merchant_advice_code, gateway_charge_ref, captured_at, attempt_started_at`;
 
 /** The contact's open run, locked so that it cannot close before this transaction's charge is in it. */
 export async function findOpenRun(db: Executor, contactId: string): Promise<RunRow | undefined> {
@@ -128,7 +130,7 @@ export async function findRun(db: Executor, id: string): Promise<RunRow | undefi
 export async function beginAttempt(db: Executor, id: string, paymentMethodRef: string | null, at: Date): Promise<RunRow | undefined> {
   const rows = await db.query<RunRow>(
     `UPDATE billing_runs SET status = 'CAPTURING', attempts = attempts + 1, card_attempts = card_attempts + 1, payment_method_ref = $2,
-       next_retry_at = NULL, updated_at = $3
+       next_retry_at = NULL, attempt_started_at = $3, updated_at = $3
      WHERE id = $1 AND ((status = 'OPEN' AND capture_at <= $3) OR (status = 'FAILED' AND next_retry_at <= $3))
      RETURNING ${runColumns}`,
     [id, paymentMethodRef, at],
@@ -179,8 +181,35 @@ export async function retryFailedRunsNow(db: Executor, contactId: string, at: Da
   return rows.map((r) => r.id);
 }
 
-export async function voidFailedRun(db: Executor, id: string, at: Date): Promise<void> {
-  await db.query(`UPDATE billing_runs SET status = 'VOID', next_retry_at = NULL, updated_at = $2 WHERE id = $1 AND status = 'FAILED'`, [id, at]);
+/** A declined run whose charges were all voided closes; undefined when it was no longer FAILED. */
+export async function voidFailedRun(db: Executor, id: string, at: Date): Promise<RunRow | undefined> {
+  const rows = await db.query<RunRow>(
+    `UPDATE billing_runs SET status = 'VOID', next_retry_at = NULL, updated_at = $2 WHERE id = $1 AND status = 'FAILED' RETURNING ${runColumns}`,
+    [id, at],
+  );
+  return rows[0];
+}
+
+/** Runs whose attempt began before `startedBefore` and is still CAPTURING, oldest first. */
+export async function findStuckRuns(db: Executor, startedBefore: Date, limit: number): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `SELECT ${runColumns} FROM billing_runs WHERE status = 'CAPTURING' AND attempt_started_at < $1 ORDER BY attempt_started_at, id LIMIT $2`,
+    [startedBefore, limit],
+  );
+}
+
+/** The run's charges voided at or after `since` and not refunded: those an attempt begun then included. */
+export async function findChargesVoidedSince(db: Executor, runId: string, since: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM charges WHERE billing_run_id = $1 AND status = 'VOID' AND voided_at >= $2 AND refund_ref IS NULL ORDER BY id`,
+    [runId, since],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function countVoidedCharges(db: Executor, runId: string): Promise<number> {
+  const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM charges WHERE billing_run_id = $1 AND status = 'VOID'`, [runId]);
+  return Number(row?.n ?? 0);
 }
 
 export async function countFailedRuns(db: Executor, contactId: string): Promise<number> {

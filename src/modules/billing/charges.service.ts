@@ -16,6 +16,7 @@ import type { Charge } from './billing.schemas.ts';
 import * as repo from './charges.repository.ts';
 import * as contacts from './contacts.repository.ts';
 import type { PriceList, Product } from './prices.ts';
+import { closeVoidedRun } from './voided-runs.ts';
 
 /** Who pays for a piece of work: the partner's account (the default) or a contact's saved card. */
 export type Payer = { billedTo: 'PARTNER' } | { billedTo: 'CONTACT'; contactId: string };
@@ -150,8 +151,8 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
       }
       // A declined run with nothing left to pay is settled, and no longer blocks the contact.
       if (run?.status === 'FAILED' && (await repo.sumRunCharges(tx, run.id)) === 0) {
-        await repo.voidFailedRun(tx, run.id, now);
-        if ((await repo.countFailedRuns(tx, run.contact_id)) === 0) await contacts.clearPaymentFailed(tx, tenant, run.contact_id, now);
+        const voided = await repo.voidFailedRun(tx, run.id, now);
+        if (voided) await closeVoidedRun(tx, deps, voided, now);
       }
       return toCharge({ ...row, status: 'VOID', updated_at: now });
     },

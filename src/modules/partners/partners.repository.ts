@@ -7,15 +7,17 @@ export interface PartnerRow {
   name: string;
   environment: 'sandbox' | 'production';
   monitoring_eligible: boolean;
+  commission_bps: number;
   created_at: Date;
 }
 
 export async function insertPartner(db: Executor, partner: PartnerRow): Promise<void> {
-  await db.query('INSERT INTO partners (id, name, environment, monitoring_eligible, created_at) VALUES ($1, $2, $3, $4, $5)', [
+  await db.query('INSERT INTO partners (id, name, environment, monitoring_eligible, commission_bps, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
     partner.id,
     partner.name,
     partner.environment,
     partner.monitoring_eligible,
+    partner.commission_bps,
     partner.created_at,
   ]);
 }
@@ -76,7 +78,7 @@ export async function isClientActive(db: Executor, clientId: string): Promise<bo
 
 /** The caller's own partner record. */
 export async function findOwnPartner(db: Executor, tenant: Tenant): Promise<PartnerRow | undefined> {
-  const rows = await db.query<PartnerRow>('SELECT id, name, environment, monitoring_eligible, created_at FROM partners WHERE id = $1', [tenant.partnerId]);
+  const rows = await db.query<PartnerRow>('SELECT id, name, environment, monitoring_eligible, commission_bps, created_at FROM partners WHERE id = $1', [tenant.partnerId]);
   return rows[0];
 }
 

@@ -6,6 +6,7 @@ export const Partner = Type.Object(
     name: Type.String(),
     environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
     monitoringEligible: Type.Boolean({ description: 'Whether monitoring events may be delivered to this partner.' }),
+    commissionBps: Type.Integer({ minimum: 0, maximum: 10_000, description: 'Your commission on ATO payments, in basis points of the amount (150 = 1.5 %).' }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'Partner', title: 'Partner' },
@@ -16,6 +17,7 @@ export const CreatedPartner = Type.Object({
   partnerId: Type.String(),
   name: Type.String(),
   monitoringEligible: Type.Boolean(),
+  commissionBps: Type.Integer(),
   clientId: Type.String(),
   clientSecret: Type.String({ description: 'Shown once; only a slow hash is kept.' }),
 });
@@ -25,6 +27,7 @@ export const CreatePartnerInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     monitoring: Type.Optional(Type.Boolean()),
+    commissionBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Basis points of each ATO payment (0 to 10000).' })),
   },
   { additionalProperties: false },
 );

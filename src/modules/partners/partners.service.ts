@@ -20,6 +20,7 @@ export function toPartner(row: repo.PartnerRow): Partner {
     name: row.name,
     environment: row.environment,
     monitoringEligible: row.monitoring_eligible,
+    commissionBps: row.commission_bps,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -39,11 +40,12 @@ export function createPartnerService(deps: { db: Database; clock: Clock; environ
           name: input.name,
           environment: deps.environment,
           monitoring_eligible: input.monitoring ?? false,
+          commission_bps: input.commissionBps ?? 0,
           created_at: now,
         });
         await repo.insertApiClient(tx, { id: clientId, partnerId, secretHash, createdAt: now });
       });
-      return { partnerId, name: input.name, monitoringEligible: input.monitoring ?? false, clientId, clientSecret };
+      return { partnerId, name: input.name, monitoringEligible: input.monitoring ?? false, commissionBps: input.commissionBps ?? 0, clientId, clientSecret };
     },
 
     async getOwn(tenant) {

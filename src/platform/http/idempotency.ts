@@ -14,7 +14,13 @@ export const idempotencyRetentionHours = 24;
 
 export const IdempotencyHeaders = {
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7E]+$',
+      'x-message': 'must be 1–255 visible ASCII characters without spaces',
+      description: 'Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).',
+    }),
   ),
 };
 

@@ -3,6 +3,8 @@
 // Validation errors become FieldProblems with a JSON Pointer into the body, or `query:name`,
 // `header:Name`, `path:name` for the other parts. Text PVS cannot take at all (NUL, lone surrogates,
 // control characters) is refused before this, by the input guard (input-guard.ts).
+// Messages are words, never an expression: a failed `format` says what the value must be, and a failed
+// `pattern` says what its schema's `x-message` says (messageKeyword below).
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -17,6 +19,8 @@ function newAjv(options: { coerce: boolean }) {
     strict: false,
     // 1e309 parses as Infinity: a number, to Ajv's default, and `null` once written back as JSON.
     strictNumbers: true,
+    // Errors carry the schema that failed, so a message can be the schema's own words (x-message).
+    verbose: true,
   });
   addFormats.default(ajv);
   return ajv;
@@ -93,6 +97,23 @@ export function headerLabel(name: string): string {
 /** Problems reported in one answer at the most; the rest are the same mistake repeated. */
 export const maxProblems = 20;
 
+/**
+ * A schema's own words for what its value must be, answered instead of Ajv's message when the value
+ * fails the schema's `pattern` or `format`, where Ajv's would show the expression
+ * (`must match pattern "^[^\u0000-…"`). Every request schema with a `pattern` should carry one:
+ * `Type.String({ pattern: '…', 'x-message': 'must be visible ASCII characters without spaces' })`.
+ */
+export const messageKeyword = 'x-message';
+
+/** The formats request schemas use, in words; a schema's x-message still wins. */
+const formatWords: Record<string, string> = {
+  email: 'must be an email address',
+  'date-time': 'must be a date and time with its offset (ISO 8601, such as 2026-11-21T10:00:00Z)',
+  date: 'must be a date (YYYY-MM-DD)',
+  uri: 'must be an absolute URL',
+  uuid: 'must be a UUID',
+};
+
 function messageFor(error: ErrorObject, context: string | undefined): string {
   switch (error.keyword) {
     case 'required':
@@ -101,9 +122,25 @@ function messageFor(error: ErrorObject, context: string | undefined): string {
       return `is not a known ${context === 'querystring' ? 'parameter' : 'field'}; remove it`;
     case 'enum':
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern':
+    case 'format': {
+      const own = (error.parentSchema as Record<string, unknown> | undefined)?.[messageKeyword];
+      if (typeof own === 'string') return own;
+      const format = (error.params as { format?: string }).format;
+      return (error.keyword === 'format' && format && formatWords[format]) || (error.message ?? 'is invalid');
+    }
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/**
+ * A nullable field (`anyOf: [schema, null]`) that fails its schema also fails "must be null"; the
+ * schema's own problem says what is wrong, so the null branch's is left out when there is one.
+ */
+function isNullBranchNoise(error: ErrorObject, all: ErrorObject[]): boolean {
+  if (error.keyword !== 'type' || (error.params as { type?: unknown }).type !== 'null') return false;
+  return all.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== 'anyOf' && other.keyword !== 'oneOf');
 }
 
 function pathOf(error: ErrorObject): string {
@@ -116,9 +153,10 @@ function pathOf(error: ErrorObject): string {
 export function fieldProblems(errors: ErrorObject[] | readonly unknown[], context: string | undefined, _request?: FastifyRequest): FieldProblem[] {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
-  for (const error of errors as ErrorObject[]) {
+  const all = errors as ErrorObject[];
+  for (const error of all) {
     // anyOf/oneOf wrappers repeat what their branches already said.
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || isNullBranchNoise(error, all)) continue;
     const path = pathOf(error);
     const name = path.split('/')[1] ?? '';
     let pointer: string;

@@ -46,6 +46,15 @@ export async function writeJob(db: Executor, job: NewJob): Promise<void> {
   await db.write(insertJobSql, jobParams(job));
 }
 
+/** Whether a job of this kind whose payload holds these fields is still to run, or running. */
+export async function hasUnfinishedJob(db: Executor, kind: string, payload: Record<string, unknown>): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM jobs WHERE kind = $1 AND status IN ('QUEUED', 'RUNNING') AND payload @> $2::jsonb LIMIT 1`, [
+    kind,
+    JSON.stringify(payload),
+  ]);
+  return rows.length > 0;
+}
+
 /**
  * Claims up to `limit` due jobs of one kind: queued ones whose time has come, and running ones whose
  * lease has expired (their worker died). SKIP LOCKED lets many workers claim at once without waiting

@@ -66,6 +66,15 @@ export type AttachResult =
 
 export type ChargeResult = { ok: true; chargeRef: string } | GatewayDeclined | GatewayUnavailable;
 
+/** A charge's final outcome: it took the money, or the card declined it. */
+export type ChargeOutcome = Exclude<ChargeResult, GatewayUnavailable>;
+
+/**
+ * What the gateway recorded of the charge made under an idempotency key: none (it was never made), or
+ * its outcome. Unavailable also when the charge has no final outcome yet (Stripe's `processing`).
+ */
+export type FindChargeResult = { ok: true; found: false } | { ok: true; found: true; result: ChargeOutcome } | GatewayUnavailable;
+
 export type RefundResult = { ok: true; refundRef: string } | GatewayUnavailable;
 
 export type DetachResult = { ok: true } | GatewayUnavailable;
@@ -85,6 +94,18 @@ export interface PaymentGateway {
   attach(input: { token: string; customerRef: string | null; contactId: string; idempotencyKey: string }): Promise<AttachResult>;
   /** Charges a saved card without the holder present. `amount` in cents, AUD. */
   charge(input: { customerRef: string; paymentMethodRef: string; amount: number; description: string; idempotencyKey: string }): Promise<ChargeResult>;
+  /**
+   * Charges a card its holder has just entered on a hosted page (on-session), once: the token is spent
+   * and the card is not kept. A repeat with the same key answers the first outcome.
+   */
+  pay(input: { token: string; amount: number; description: string; idempotencyKey: string }): Promise<ChargeResult>;
+  /**
+   * Looks up, without changing anything, the charge `charge` or `pay` made under this idempotency key.
+   * It finds the charge after the gateway has forgotten the key itself (Stripe keeps keys 24 hours),
+   * which is why a caller settling an old attempt looks it up rather than asking to charge again: a
+   * charge under a forgotten key is a second charge.
+   */
+  findCharge(input: { idempotencyKey: string }): Promise<FindChargeResult>;
   /** Gives back all or part of a successful charge. */
   refund(input: { chargeRef: string; amount: number; idempotencyKey: string }): Promise<RefundResult>;
   /** Forgets a saved card (the contact removed or replaced it). */

@@ -9,13 +9,15 @@ export const testCards: ReadonlyArray<{ number: string; behaviour: CardBehaviour
   { number: '4242424242424242', behaviour: 'succeeds', description: 'saves, and every charge succeeds' },
   { number: '5555555555554444', behaviour: 'succeeds', description: 'Mastercard; saves, and every charge succeeds' },
   { number: '378282246310005', behaviour: 'succeeds', description: 'American Express; saves, and every charge succeeds' },
-  { number: '4000000000000002', behaviour: 'declines_on_save', description: 'declined when saving (`generic_decline`); nothing is saved' },
+  { number: '4000000000000002', behaviour: 'declines_on_save', description: 'declined when saving or paying (`generic_decline`); nothing is saved or charged' },
   { number: '4000000000009995', behaviour: 'insufficient_funds', description: 'saves; charges decline `insufficient_funds`, merchant advice code 02' },
   { number: '4000000000000341', behaviour: 'do_not_honor', description: 'saves; charges decline `do_not_honor`, merchant advice code 03' },
 ];
 
 /** How each behaviour declines a charge: the decline code and the network's merchant advice code. */
-export const chargeDeclines: Partial<Record<CardBehaviour, { declineCode: string; merchantAdviceCode: string; message: string }>> = {
+export const chargeDeclines: Partial<Record<CardBehaviour, { declineCode: string; merchantAdviceCode: string | null; message: string }>> = {
+  // Never saved (attach declines it), so this is what paying with it on a payment page answers.
+  declines_on_save: { declineCode: 'generic_decline', merchantAdviceCode: null, message: 'Your card was declined.' },
   insufficient_funds: { declineCode: 'insufficient_funds', merchantAdviceCode: '02', message: 'Your card has insufficient funds.' },
   do_not_honor: { declineCode: 'do_not_honor', merchantAdviceCode: '03', message: 'Your card was declined.' },
 };

@@ -2,10 +2,21 @@
 // sandbox_gateway_* ones, which nothing else reads). Tokens are single-use and expire; saving a card
 // makes a reusable payment method; charges and refunds honour idempotency keys the way a real
 // gateway does (a repeat gets the first answer; a repeat with different parameters is refused).
+// A charge keeps the key it was made under, as Stripe keeps it in metadata, so findCharge finds it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
-import type { AttachResult, CardInput, ChargeResult, DetachResult, PaymentGateway, RefundResult, TokeniseResult } from './gateway.ts';
+import type {
+  AttachResult,
+  CardInput,
+  ChargeResult,
+  DetachResult,
+  FindChargeResult,
+  GatewayDeclined,
+  PaymentGateway,
+  RefundResult,
+  TokeniseResult,
+} from './gateway.ts';
 import { chargeDeclines, checkCard } from './sandbox-cards.ts';
 
 /** A token not used within this time is refused, as hosted-field tokens are. */
@@ -20,6 +31,33 @@ interface PaymentMethodRow {
   customer_id: string;
   behaviour: string;
   detached_at: Date | null;
+}
+
+interface TokenRow {
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  behaviour: string;
+}
+
+const tokenInvalid: GatewayDeclined = {
+  ok: false,
+  kind: 'declined',
+  declineCode: 'token_invalid',
+  merchantAdviceCode: null,
+  message: 'The card details expired or were already used. Enter them again.',
+};
+
+/** A token is used once, within its lifetime; undefined when it is unknown, spent or too old. */
+async function spendToken(tx: Tx, id: string, now: Date): Promise<TokenRow | undefined> {
+  const oldest = new Date(now.getTime() - tokenLifetimeMinutes * 60_000);
+  const [token] = await tx.query<TokenRow>(
+    `UPDATE sandbox_gateway_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL AND created_at > $3
+     RETURNING brand, last4, exp_month, exp_year, behaviour`,
+    [id, now, oldest],
+  );
+  return token;
 }
 
 export class IdempotencyKeyMismatch extends Error {
@@ -74,19 +112,12 @@ export function createSandboxGateway(deps: { db: Database; clock: Clock; publicB
 
     attach(input): Promise<AttachResult> {
       return once(input.idempotencyKey, 'attach', { token: input.token, customerRef: input.customerRef }, async (tx) => {
-        const now = clock.now();
-        const oldest = new Date(now.getTime() - tokenLifetimeMinutes * 60_000);
-        const [token] = await tx.query<{ brand: string; last4: string; exp_month: number; exp_year: number; behaviour: string }>(
-          `UPDATE sandbox_gateway_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL AND created_at > $3
-           RETURNING brand, last4, exp_month, exp_year, behaviour`,
-          [input.token, now, oldest],
-        );
-        if (!token) {
-          return { ok: false, kind: 'declined', declineCode: 'token_invalid', merchantAdviceCode: null, message: 'The card details expired or were already used. Enter them again.' };
-        }
+        const token = await spendToken(tx, input.token, clock.now());
+        if (!token) return tokenInvalid;
         if (token.behaviour === 'declines_on_save') {
           return { ok: false, kind: 'declined', declineCode: 'generic_decline', merchantAdviceCode: null, message: 'Your card was declined.' };
         }
+        const now = clock.now();
         const customerRef = input.customerRef ?? gatewayId('cus');
         const paymentMethodRef = gatewayId('pm');
         await tx.query(
@@ -111,13 +142,47 @@ export function createSandboxGateway(deps: { db: Database; clock: Clock; publicB
         const decline = chargeDeclines[method.behaviour as keyof typeof chargeDeclines];
         const id = gatewayId('ch');
         await tx.query(
-          `INSERT INTO sandbox_gateway_charges (id, payment_method_id, amount, currency, status, decline_code, description, created_at)
-           VALUES ($1, $2, $3, 'aud', $4, $5, $6, $7)`,
-          [id, method.id, input.amount, decline ? 'failed' : 'succeeded', decline?.declineCode ?? null, input.description, clock.now()],
+          `INSERT INTO sandbox_gateway_charges (id, payment_method_id, amount, currency, status, decline_code, description, idempotency_key, created_at)
+           VALUES ($1, $2, $3, 'aud', $4, $5, $6, $7, $8)`,
+          [id, method.id, input.amount, decline ? 'failed' : 'succeeded', decline?.declineCode ?? null, input.description, input.idempotencyKey, clock.now()],
         );
         if (decline) return { ok: false, kind: 'declined', ...decline };
         return { ok: true, chargeRef: id };
       });
+    },
+
+    pay(input): Promise<ChargeResult> {
+      return once(input.idempotencyKey, 'pay', { token: input.token, amount: input.amount }, async (tx) => {
+        const now = clock.now();
+        const token = await spendToken(tx, input.token, now);
+        if (!token) return tokenInvalid;
+        const decline = chargeDeclines[token.behaviour as keyof typeof chargeDeclines];
+        const id = gatewayId('ch');
+        await tx.query(
+          `INSERT INTO sandbox_gateway_charges (id, token_id, amount, currency, status, decline_code, description, idempotency_key, created_at)
+           VALUES ($1, $2, $3, 'aud', $4, $5, $6, $7, $8)`,
+          [id, input.token, input.amount, decline ? 'failed' : 'succeeded', decline?.declineCode ?? null, input.description, input.idempotencyKey, now],
+        );
+        if (decline) return { ok: false, kind: 'declined', ...decline };
+        return { ok: true, chargeRef: id };
+      });
+    },
+
+    async findCharge({ idempotencyKey }): Promise<FindChargeResult> {
+      // The card's behaviour, from the saved method (charge) or the spent token (pay), gives a decline's
+      // merchant advice code, as it did when the charge was made.
+      const [charge] = await db.query<{ id: string; status: 'succeeded' | 'failed'; behaviour: string | null }>(
+        `SELECT c.id, c.status, COALESCE(m.behaviour, t.behaviour) AS behaviour FROM sandbox_gateway_charges c
+         LEFT JOIN sandbox_gateway_payment_methods m ON m.id = c.payment_method_id
+         LEFT JOIN sandbox_gateway_tokens t ON t.id = c.token_id
+         WHERE c.idempotency_key = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT 1`,
+        [idempotencyKey],
+      );
+      if (!charge) return { ok: true, found: false };
+      if (charge.status === 'succeeded') return { ok: true, found: true, result: { ok: true, chargeRef: charge.id } };
+      const decline = chargeDeclines[charge.behaviour as keyof typeof chargeDeclines];
+      if (!decline) throw new Error(`Sandbox gateway: failed charge ${charge.id} has a card that never declines`);
+      return { ok: true, found: true, result: { ok: false, kind: 'declined', ...decline } };
     },
 
     refund(input): Promise<RefundResult> {

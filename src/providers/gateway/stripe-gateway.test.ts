@@ -149,6 +149,7 @@ describe('stripe gateway: charges and refunds', () => {
       confirm: 'true',
       description: 'PVS lookup',
       allowed_payment_method_types: ['card'],
+      metadata: { pvs_idempotency_key: key },
     });
     // Telemetry would ride on every request after the first; it is off.
     assert.ok(api.requests.length > 3);
@@ -221,6 +222,158 @@ describe('stripe gateway: charges and refunds', () => {
     await assert.rejects(gateway.refund({ chargeRef: charge.chargeRef, amount: 2500, idempotencyKey: randomUUID() }), /Stripe refund was refused \(400/);
   });
 });
+
+describe('stripe gateway: paying once on a hosted page', () => {
+  it('confirms a PaymentIntent for the unsaved card, in AUD, under the caller’s key, once', async () => {
+    const token = await gateway.tokenise(card('4242424242424242'));
+    assert.ok(token.ok);
+    const input = { token: token.token, amount: 125_000, description: 'ATO payment pay_1', idempotencyKey: randomUUID() };
+    const first = await gateway.pay(input);
+    const again = await gateway.pay(input);
+    assert.ok(first.ok && again.ok);
+    assert.equal(again.chargeRef, first.chargeRef);
+    assert.equal(api.paymentIntents.get(first.chargeRef)?.status, 'succeeded');
+    const requests = api.requestsTo('POST', '/v1/payment_intents').filter((r) => r.idempotencyKey === input.idempotencyKey);
+    assert.deepEqual(requests[0]!.form, {
+      amount: '125000',
+      currency: 'aud',
+      payment_method: token.token,
+      confirm: 'true',
+      description: 'ATO payment pay_1',
+      allowed_payment_method_types: ['card'],
+      metadata: { pvs_idempotency_key: input.idempotencyKey },
+    });
+    assert.deepEqual(requests.map((r) => r.replayed), [false, true]);
+  });
+
+  it('returns the retryable and the hard declines with their codes', async () => {
+    const cases = [
+      ['4000000000009995', { declineCode: 'insufficient_funds', merchantAdviceCode: '02', message: 'Your card has insufficient funds.' }],
+      ['4000000000000341', { declineCode: 'do_not_honor', merchantAdviceCode: '03', message: 'Your card was declined.' }],
+      ['4000000000000002', { declineCode: 'generic_decline', merchantAdviceCode: null, message: 'Your card was declined.' }],
+    ] as const;
+    for (const [number, decline] of cases) {
+      const token = await gateway.tokenise(card(number));
+      assert.ok(token.ok);
+      const result = await gateway.pay({ token: token.token, amount: 5000, description: 'x', idempotencyKey: randomUUID() });
+      assert.deepEqual(result, { ok: false, kind: 'declined', ...decline }, number);
+    }
+  });
+});
+
+describe('stripe gateway: finding a charge by the key it was made under', () => {
+  /** The search requests findCharge sent for a key. */
+  const searchesFor = (key: string) => api.requestsTo('GET', '/v1/payment_intents/search').filter((r) => String(r.form.query).includes(key));
+
+  it('finds an off-session charge by its key in the metadata, with one search and nothing written', async () => {
+    const saved = await savedCard('4242424242424242');
+    const key = `brn_${randomUUID()}:attempt:1`;
+    const charged = await gateway.charge({ customerRef: saved.customerRef, paymentMethodRef: saved.paymentMethodRef, amount: 4500, description: 'x', idempotencyKey: key });
+    assert.ok(charged.ok);
+    const posts = api.requestsTo('POST', '/v1/payment_intents').length;
+
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: key }), { ok: true, found: true, result: { ok: true, chargeRef: charged.chargeRef } });
+    const [search, ...more] = searchesFor(key);
+    assert.equal(more.length, 0);
+    assert.deepEqual(search!.form, { query: `metadata['pvs_idempotency_key']:'${key}'`, limit: '10' });
+    assert.equal(search!.idempotencyKey, null, 'a read carries no idempotency key');
+    assert.equal(search!.status, 200);
+    assert.equal(api.requestsTo('POST', '/v1/payment_intents').length, posts, 'looking up charges nothing');
+  });
+
+  it('finds a declined charge with its decline code and merchant advice code', async () => {
+    const saved = await savedCard('4000000000009995');
+    const key = randomUUID();
+    const declined = await gateway.charge({ customerRef: saved.customerRef, paymentMethodRef: saved.paymentMethodRef, amount: 5000, description: 'x', idempotencyKey: key });
+    assert.ok(!declined.ok && declined.kind === 'declined');
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: key }), {
+      ok: true,
+      found: true,
+      result: { ok: false, kind: 'declined', declineCode: 'insufficient_funds', merchantAdviceCode: '02', message: 'Your card has insufficient funds.' },
+    });
+  });
+
+  it('finds an on-session payment made by pay, and a declined one', async () => {
+    for (const [number, expected] of [
+      ['4242424242424242', 'succeeded'],
+      ['4000000000000341', 'do_not_honor'],
+    ] as const) {
+      const token = await gateway.tokenise(card(number));
+      assert.ok(token.ok);
+      const key = `pay_${randomUUID()}:attempt:1`;
+      const paid = await gateway.pay({ token: token.token, amount: 125_000, description: 'ATO payment', idempotencyKey: key });
+      const found = await gateway.findCharge({ idempotencyKey: key });
+      assert.ok(found.ok && found.found, JSON.stringify(found));
+      assert.deepEqual(found.result, paid, number);
+      assert.equal(found.result.ok ? 'succeeded' : found.result.kind === 'declined' && found.result.declineCode, expected);
+    }
+  });
+
+  it('answers not found for a key no charge was made under, and never matches another key', async () => {
+    const saved = await savedCard('4242424242424242');
+    const key = randomUUID();
+    const charged = await gateway.charge({ customerRef: saved.customerRef, paymentMethodRef: saved.paymentMethodRef, amount: 900, description: 'x', idempotencyKey: key });
+    assert.ok(charged.ok);
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: `${key}:attempt:2` }), { ok: true, found: false });
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: key.slice(0, -1) }), { ok: true, found: false });
+  });
+
+  it("escapes quotes and backslashes in the key, so a key cannot change the query", async () => {
+    const id = randomUUID();
+    const key = `it's\\${id}' OR status:'succeeded`;
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: key }), { ok: true, found: false });
+    const [search] = searchesFor(id);
+    assert.equal(search!.form.query, `metadata['pvs_idempotency_key']:'it\\'s\\\\${id}\\' OR status:\\'succeeded'`);
+    assert.equal(search!.status, 200);
+  });
+
+  it('prefers the payment that took the money when a key was used twice after Stripe forgot it', async () => {
+    // Two PaymentIntents with one key in their metadata: what a repeat after Stripe's 24 hours makes.
+    const key = randomUUID();
+    const first = await savedCard('4000000000009995');
+    const second = await savedCard('4242424242424242');
+    const declined = await gateway.charge({ customerRef: first.customerRef, paymentMethodRef: first.paymentMethodRef, amount: 700, description: 'x', idempotencyKey: key });
+    assert.ok(!declined.ok);
+    const paid = await stripeDirect().paymentIntents.create({
+      amount: 700,
+      currency: 'aud',
+      customer: second.customerRef,
+      payment_method: second.paymentMethodRef,
+      off_session: true,
+      confirm: true,
+      allowed_payment_method_types: ['card'],
+      metadata: { pvs_idempotency_key: key },
+    });
+    assert.deepEqual(await gateway.findCharge({ idempotencyKey: key }), { ok: true, found: true, result: { ok: true, chargeRef: paid.id } });
+  });
+
+  it('answers unavailable while the charge is still processing, and its outcome once settled', async () => {
+    const saved = await savedCard('4242424242424242');
+    const key = randomUUID();
+    api.setChargesProcessing(true);
+    const first = await gateway.charge({ customerRef: saved.customerRef, paymentMethodRef: saved.paymentMethodRef, amount: 800, description: 'x', idempotencyKey: key });
+    assert.ok(!first.ok && first.kind === 'unavailable');
+    const during = await gateway.findCharge({ idempotencyKey: key });
+    api.setChargesProcessing(false);
+    assert.ok(!during.ok && during.kind === 'unavailable' && /still processing/.test(during.message), JSON.stringify(during));
+    const settled = await gateway.findCharge({ idempotencyKey: key });
+    assert.ok(settled.ok && settled.found && settled.result.ok);
+  });
+
+  it('answers unavailable when Stripe is down, without secrets', async () => {
+    api.setOutage('http500');
+    const result = await gateway.findCharge({ idempotencyKey: randomUUID() }).finally(() => api.setOutage(null));
+    assert.ok(!result.ok && result.kind === 'unavailable');
+    assert.match(result.message, /Stripe charge search failed/);
+    assert.ok(!result.message.includes(api.secretKey));
+  });
+});
+
+/** The SDK on the stand-in without our gateway around it, to make what our gateway never would. */
+function stripeDirect(): Stripe {
+  const url = new URL(api.url);
+  return new Stripe(api.secretKey, { apiVersion: Stripe.API_VERSION, host: url.hostname, port: Number(url.port), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
+}
 
 describe('stripe gateway: outages and misconfiguration', () => {
   async function chargeDuring(outage: 'http500' | 'http429' | 'drop') {

@@ -1,5 +1,5 @@
 // The payment gateway on Stripe, through the official SDK: a SetupIntent saves a card for
-// off-session use, a PaymentIntent charges it, a Refund gives money back.
+// off-session use, a PaymentIntent charges it (or a card paying once, on-session), a Refund gives money back.
 //
 // Invariants:
 // - Every call that moves money or saves a card carries the caller's idempotency key, so a repeat of
@@ -8,12 +8,16 @@
 //   the operation, Stripe's type/code/param and request id; Stripe's own text is passed through
 //   `redact` first, and authentication failures drop it altogether (Stripe echoes part of the key).
 // - Expected outcomes (declines, Stripe down) are values; misconfiguration and misuse are thrown.
+// - A PaymentIntent carries the idempotency key it was made under in its metadata, because Stripe
+//   forgets idempotency keys after 24 hours: findCharge searches by it, so an old attempt is settled
+//   by looking, never by charging again under a key Stripe no longer knows.
 import Stripe from 'stripe';
 import type {
   AttachResult,
   CardSummary,
   ChargeResult,
   DetachResult,
+  FindChargeResult,
   GatewayDeclined,
   GatewayInvalidCard,
   GatewayUnavailable,
@@ -51,6 +55,9 @@ const defaultTimeoutMs = 30_000;
 // Dashboard's dynamic payment methods instead, a server-side confirm would demand a `return_url`
 // in case the method redirects; a card saved for off-session use never does.
 const cardsOnly: Array<'card'> = ['card'];
+
+/** The PaymentIntent metadata key holding the idempotency key it was made under. */
+export const idempotencyKeyMetadata = 'pvs_idempotency_key';
 
 export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
   if (!options.secretKey) throw new Error('Stripe gateway: no secret key was configured.');
@@ -176,13 +183,68 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async charge({ customerRef, paymentMethodRef, amount, description, idempotencyKey }): Promise<ChargeResult> {
       try {
         const pi = await stripe.paymentIntents.create(
-          { amount, currency: 'aud', customer: customerRef, payment_method: paymentMethodRef, off_session: true, confirm: true, description, allowed_payment_method_types: cardsOnly },
+          {
+            amount,
+            currency: 'aud',
+            customer: customerRef,
+            payment_method: paymentMethodRef,
+            off_session: true,
+            confirm: true,
+            description,
+            allowed_payment_method_types: cardsOnly,
+            metadata: { [idempotencyKeyMetadata]: idempotencyKey },
+          },
           { idempotencyKey },
         );
         return await settleCharge(pi, true);
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) return declined(err, 'card_declined');
         return failure('charge', err);
+      }
+    },
+
+    // The holder is on the page: no customer, and the payment method is spent by this one payment. A
+    // card whose issuer asks for 3-D Secure comes back `authentication_required` (see docs/payments.md).
+    async pay({ token, amount, description, idempotencyKey }): Promise<ChargeResult> {
+      try {
+        const pi = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: 'aud',
+            payment_method: token,
+            confirm: true,
+            description,
+            allowed_payment_method_types: cardsOnly,
+            metadata: { [idempotencyKeyMetadata]: idempotencyKey },
+          },
+          { idempotencyKey },
+        );
+        return await settleCharge(pi, true);
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) return declined(err, 'card_declined');
+        return failure('pay', err);
+      }
+    },
+
+    // Search, not retrieve: we keep no PaymentIntent id for an attempt whose answer was lost. Search is
+    // eventually consistent (under a minute normally, longer in an outage; docs.stripe.com/search), so
+    // "not found" is trusted only long after the charge: the billing sweeper asks a day later, and a
+    // re-asked attempt that finds nothing asks to charge under its own key, which Stripe still knows
+    // if the charge was too recent to be found (it answers that charge).
+    async findCharge({ idempotencyKey }): Promise<FindChargeResult> {
+      try {
+        const query = `metadata['${idempotencyKeyMetadata}']:'${searchString(idempotencyKey)}'`;
+        const { data } = await stripe.paymentIntents.search({ query, limit: 10 });
+        // One PaymentIntent per key, unless a repeat came after Stripe forgot the key: then the one
+        // that took the money is the charge, else the latest.
+        const pi = data.find((p) => p.status === 'succeeded') ?? [...data].sort((a, b) => b.created - a.created)[0];
+        if (!pi) return { ok: true, found: false };
+        if (pi.status === 'processing') return { ok: false, kind: 'unavailable', message: `Stripe is still processing payment ${pi.id}; look again later.` };
+        const result = await settleCharge(pi, false);
+        if (!result.ok && result.kind === 'unavailable') return result;
+        return { ok: true, found: true, result };
+      } catch (err) {
+        return failure('charge search', err);
       }
     },
 
@@ -277,6 +339,11 @@ function invalidCardOf(err: StripeError, redact: (s: string) => string): Gateway
 function isAlreadyGone(err: unknown): boolean {
   if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) return false;
   return err.statusCode === 404 || err.code === 'resource_missing' || /not attached to a customer/i.test(err.message);
+}
+
+/** A value inside a quoted search-query string: Stripe's query language escapes quotes with a backslash. */
+function searchString(value: string): string {
+  return value.replace(/[\\']/g, (c) => `\\${c}`);
 }
 
 /** Stripe's text with anything that looks like an API key or a card number taken out. */

@@ -3,49 +3,80 @@
 import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { CardLinkService, LinkState } from '../../modules/billing/card-links.service.ts';
+import type { CardLinkService } from '../../modules/billing/card-links.service.ts';
+import type { PaymentLinkService } from '../../modules/payments/payment-links.service.ts';
+import { PayBody, PayResult } from '../../modules/payments/payments.schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import { SaveCardBody, SavedCard } from '../../modules/billing/billing.schemas.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
-import { cardPageCsp, renderCardPage, renderLinkState, stateStatus } from './card-page.ts';
+import { cardFormCsp } from './card-form.ts';
+import { cardLinkNotice, renderCardPage } from './card-page.ts';
+import { linkNoticeCsp, renderLinkNotice, type LinkNotice } from './link-notice.ts';
+import { paymentLinkNotice, renderPaymentPage } from './payment-page.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token from the URL.' }) });
 
 const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
   [
+    ['card-form.js', 'text/javascript; charset=utf-8'],
     ['card-page.js', 'text/javascript; charset=utf-8'],
+    ['payment-page.js', 'text/javascript; charset=utf-8'],
     ['hosted.css', 'text/css; charset=utf-8'],
   ].map(([name, type]) => [name, { type: type!, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) }]),
 );
 
-export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkService; runWindowSeconds: number }): void {
-  const sendLinkState = (reply: FastifyReply, state: Exclude<LinkState, 'LIVE'>) =>
+/** What a link's page answers: the live page with its policy, or the notice that says why there is none. */
+type LinkPage = { live: string; csp: string } | { status: number; notice: LinkNotice };
+
+export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkService; paymentLinks: PaymentLinkService; runWindowSeconds: number }): void {
+  const sendNotice = (reply: FastifyReply, { status, notice }: { status: number; notice: LinkNotice }) =>
     reply
-      .code(stateStatus[state])
+      .code(status)
       .type('text/html; charset=utf-8')
       .header('cross-origin-opener-policy', 'same-origin')
-      .header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'")
-      .send(renderLinkState(state));
+      .header('content-security-policy', linkNoticeCsp)
+      .send(renderLinkNotice(notice));
 
-  app.get(
-    '/c/:token',
-    {
-      schema: { hide: true, params: TokenParams },
-      // A person opens this from a link: a token the edge refuses (a mangled link, `%00`) is a link that
-      // does not exist, shown as the page that says so rather than as JSON.
-      errorHandler: (error, _request, reply) => {
-        const refused = (error instanceof AppError && error.code === 'VALIDATION_ERROR') || (error as { validation?: unknown }).validation !== undefined;
-        if (refused) return sendLinkState(reply, 'UNKNOWN');
-        throw error;
+  /** A page a person opens from a link; `unknown` is the notice for a link that does not exist. */
+  function linkPage(path: string, render: (token: string) => Promise<LinkPage>, unknown: { status: number; notice: LinkNotice }): void {
+    app.get(
+      path,
+      {
+        schema: { hide: true, params: TokenParams },
+        // A token the edge refuses (a mangled link, `%00`) is a link that does not exist, shown as the page
+        // that says so rather than as JSON.
+        errorHandler: (error, _request, reply) => {
+          const refused = (error instanceof AppError && error.code === 'VALIDATION_ERROR') || (error as { validation?: unknown }).validation !== undefined;
+          if (refused) return sendNotice(reply, unknown);
+          throw error;
+        },
       },
+      async (request, reply) => {
+        const answer = await render(request.params.token);
+        if ('notice' in answer) return sendNotice(reply, answer);
+        return reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin').header('content-security-policy', answer.csp).send(answer.live);
+      },
+    );
+  }
+
+  linkPage(
+    '/c/:token',
+    async (token) => {
+      const view = await deps.cardLinks.view(token);
+      if (view.state !== 'LIVE') return cardLinkNotice(view.state);
+      return { csp: cardFormCsp(view.hostedFields), live: renderCardPage(view, { saveUrl: `/hosted/v1/card-links/${token}`, runWindowSeconds: deps.runWindowSeconds }) };
     },
-    async (request, reply) => {
-      const view = await deps.cardLinks.view(request.params.token);
-      reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin');
-      if (view.state !== 'LIVE') return sendLinkState(reply, view.state);
-      reply.header('content-security-policy', cardPageCsp(view));
-      return renderCardPage(view, { saveUrl: `/hosted/v1/card-links/${request.params.token}`, runWindowSeconds: deps.runWindowSeconds });
+    cardLinkNotice('UNKNOWN'),
+  );
+
+  linkPage(
+    '/p/:token',
+    async (token) => {
+      const view = await deps.paymentLinks.view(token);
+      if (view.state !== 'LIVE') return paymentLinkNotice(view.state);
+      return { csp: cardFormCsp(view.hostedFields), live: renderPaymentPage(view, { payUrl: `/hosted/v1/payment-links/${token}` }) };
     },
+    paymentLinkNotice('UNKNOWN'),
   );
 
   app.post(
@@ -63,6 +94,23 @@ export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkSe
       },
     },
     async (request) => deps.cardLinks.saveCard(request.params.token, request.body.paymentToken),
+  );
+
+  app.post(
+    '/hosted/v1/payment-links/:token',
+    {
+      schema: {
+        tags: ['hosted pages'],
+        summary: 'Pay with the card tokenised on a payment page',
+        description:
+          'Called by the hosted payment page with the gateway’s token, never with a card number; the card is charged once for the payment’s amount. 200 {status: SUCCEEDED}. A decline is 402 CARD_DECLINED with `declineCode` and `paymentStatus`: PROCESSING (insufficient funds and other retryable declines: the link stays usable, try another card) or FAILED (a hard decline: the payment is closed). 410 LINK_INVALID (with `linkState`) when the payment is paid, cancelled or failed, or the link was replaced or has expired; 503 when the gateway did not answer (the attempt is settled later, never charged twice).',
+        operationId: 'payFromLink',
+        params: TokenParams,
+        body: PayBody,
+        response: { 200: PayResult },
+      },
+    },
+    async (request) => deps.paymentLinks.pay(request.params.token, request.body.paymentToken),
   );
 
   app.get('/hosted/assets/:name', { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {

@@ -83,5 +83,22 @@ export const contactBillingFailed = defineEvent({
   },
 });
 
+// Not in SPEC's table; receivers ignore types they do not know. Without it a run whose charges were
+// all voided would end in silence after run_created (or after failed), and a partner could not tell
+// it from a run still waiting.
+export const contactBillingVoided = defineEvent({
+  type: 'contact.billing.voided',
+  category: 'CONTACT_BILLING',
+  description: 'Every charge of the run was voided, so the run closes with nothing to pay: before the card was charged, or after it declined (the contact is then no longer blocked by this run).',
+  subject: 'contactId',
+  payload: fields({
+    ...contact,
+    billingRunId: run.billingRunId,
+    amount: Type.Literal(0, { description: 'Nothing is owed for the run, and the card is not charged for it.' }),
+    voidedChargeCount: Type.Integer({ minimum: 0, description: 'How many of the run’s charges were voided (`GET /v1/charges?contactId=` lists them, `VOID`).' }),
+  }),
+  example: { ...ids, billingRunId: 'brn_01JD0000000000000000000000', amount: 0, voidedChargeCount: 2 },
+});
+
 /** In the order the reference lists them. */
-export const billingEvents = [contactCardSaved, contactCardRemoved, contactBillingRunCreated, contactBillingCaptured, contactBillingFailed] as const;
+export const billingEvents = [contactCardSaved, contactCardRemoved, contactBillingRunCreated, contactBillingCaptured, contactBillingFailed, contactBillingVoided] as const;

@@ -1,0 +1,85 @@
+// Request and response schemas of ATO payments and the hosted payment page's call: the source of
+// validation, types and the OpenAPI document.
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../platform/http/pagination.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+
+export const paymentStatuses = ['CREATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+const Status = Type.Union(
+  paymentStatuses.map((s) => Type.Literal(s)),
+  {
+    description:
+      'CREATED until the payer submits a card; PROCESSING while a card is being charged and after a retryable decline; then SUCCEEDED or FAILED. CREATED and PROCESSING payments can be CANCELLED.',
+  },
+);
+
+/** Metadata: your own keys (letters, digits, `_ . : -`, 1–40) and string values (≤ 500). */
+export const metadataLimits = { maxKeys: 20, maxKeyLength: 40, maxValueLength: 500, keyPattern: /^[A-Za-z0-9_.:-]+$/ };
+const Metadata = Type.Record(Type.String(), Type.String({ maxLength: metadataLimits.maxValueLength }), {
+  maxProperties: metadataLimits.maxKeys,
+  description: 'Your own keys and string values, returned on the payment and in every payment event: at most 20 keys of 1–40 letters, digits, `_`, `.`, `:` or `-`, each value at most 500 characters.',
+});
+
+export const CreatePaymentBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Cents (AUD), more than 0 and at most the configured maximum (PAYMENT_MAX_AMOUNT, $100,000 by default).' }),
+    prn: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: 'The ATO payment reference number the payment is for: 12 to 18 digits; spaces are tolerated and removed.',
+    }),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Shown to the payer on the payment page (≤ 200 characters).' })),
+    contactId: Type.Optional(Type.String({ maxLength: 64, description: 'Your contact (`con_…`) the payment is for; for your records and filters. Unknown or archived: 422 CONTACT_INVALID.' })),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type CreatePaymentBody = Static<typeof CreatePaymentBody>;
+
+export const Payment = Type.Object(
+  {
+    id: Type.String({ description: '`pay_…`' }),
+    status: Status,
+    amount: Type.Integer({ description: 'Cents (AUD).' }),
+    commissionAmount: Type.Integer({ description: 'Your commission in cents: the amount times your commission in basis points, over 10,000, rounded to the nearest cent (halves up). Fixed when the payment is created.' }),
+    currency: Type.Literal('AUD'),
+    prn: Type.String({ description: 'The ATO payment reference number, digits only.' }),
+    description: Type.Union([Type.String(), Type.Null()]),
+    contactId: Type.Union([Type.String(), Type.Null()]),
+    metadata: Type.Record(Type.String(), Type.String()),
+    paymentUrl: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description: 'The hosted payment page to send the payer. Only in the create and `…/link` responses: never on a read, and an Idempotency-Key replay answers without it (regenerate the link).',
+      }),
+    ),
+    linkExpiresAt: Type.Union([DateTime, Type.Null()], { description: 'When the current payment link stops working; null once the payment is SUCCEEDED, FAILED or CANCELLED.' }),
+    attempts: Type.Integer({ description: 'Cards the payer has tried.' }),
+    failureReason: Type.Union([Type.String(), Type.Null()], { description: 'On FAILED: the gateway’s decline code (`do_not_honor`, `generic_decline` …).' }),
+    completedAt: NullableDateTime,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Payment', title: 'Payment' },
+);
+export type Payment = Static<typeof Payment>;
+
+export const PaymentListQuery = ListQuery({
+  status: Type.Optional(Type.Union(paymentStatuses.map((s) => Type.Literal(s)), { description: 'Only payments in this status.' })),
+  contactId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this contact’s payments.' })),
+});
+
+export const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The payment (`pay_…`).' }) });
+
+export const PayBody = Type.Object(
+  { paymentToken: Type.String({ minLength: 4, maxLength: 255, pattern: '^[A-Za-z0-9_]+$', description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).' }) },
+  { additionalProperties: false },
+);
+
+export const PayResult = Type.Object(
+  { status: Status },
+  { $id: 'PayResult', title: 'PayResult', description: 'The payment’s status after the card was charged: SUCCEEDED. A decline answers 402 CARD_DECLINED instead.' },
+);
