@@ -2,7 +2,8 @@
 // each array maxItems, in bodies, query strings, path parameters and headers. The edge's backstops
 // (input-guard.ts: 64 Ki characters, 1 000 items) stop what no schema could mean; the schema is where a
 // field says what it means, and what a partner's client reads. A value with no type at all (any JSON) is
-// unbounded too. A string limited by enum or const needs no maxLength.
+// unbounded too. A string limited by enum or const needs no maxLength. And a string with a pattern says in
+// words (x-message) what the pattern asks for.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -46,6 +47,8 @@ function unbounded(schema: unknown, pointer: string, found: Map<string, string>,
   if (!limited && types.length === 0 && !composite) found.set(pointer, 'has no type: any JSON value, so strings and arrays of any size');
   if (!limited && types.includes('string') && typeof s.maxLength !== 'number') found.set(pointer, 'is a string without maxLength');
   if (types.includes('array') && typeof s.maxItems !== 'number') found.set(pointer, 'is an array without maxItems');
+  // A pattern a value fails is answered in the schema's words (validation.ts), never as the expression.
+  if (typeof s.pattern === 'string' && typeof s['x-message'] !== 'string') found.set(pointer, 'has a pattern without x-message, so a refusal would quote the expression');
 
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
     (s[key] as unknown[] | undefined)?.forEach((member, i) => unbounded(member, `${pointer}/${key}/${i}`, found, visiting));
@@ -57,7 +60,7 @@ function unbounded(schema: unknown, pointer: string, found: Map<string, string>,
   if (s.additionalProperties && typeof s.additionalProperties === 'object') unbounded(s.additionalProperties, `${pointer}/additionalProperties`, found, visiting);
 }
 
-it('bounds every string (maxLength) and array (maxItems) of every request schema', () => {
+it('bounds every string (maxLength) and array (maxItems) of every request schema, and words every pattern', () => {
   const offenders = new Map<string, { problem: string; operations: Set<string> }>();
   let checked = 0;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -85,12 +88,23 @@ it('bounds every string (maxLength) and array (maxItems) of every request schema
   assert.equal(list.length, 0, `${list.length} request schema(s) without a size bound:\n${list.join('\n')}`);
 });
 
-it('finds what it looks for: an unbounded string, array and untyped value are reported', () => {
+it('finds what it looks for: an unbounded string, array and untyped value, and a pattern without words, are reported', () => {
   const found = new Map<string, string>();
   unbounded(
-    { type: 'object', properties: { a: { type: 'string' }, b: { type: 'array', items: { type: 'string', maxLength: 5 } }, c: {}, d: { type: 'string', enum: ['X'] }, e: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] } } },
+    {
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        b: { type: 'array', items: { type: 'string', maxLength: 5 } },
+        c: {},
+        d: { type: 'string', enum: ['X'] },
+        e: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] },
+        f: { type: 'string', maxLength: 9, pattern: '^[0-9]+$' },
+        g: { type: 'string', maxLength: 9, pattern: '^[0-9]+$', 'x-message': 'must be digits' },
+      },
+    },
     '#',
     found,
   );
-  assert.deepEqual([...found.keys()].sort(), ['#/properties/a', '#/properties/b', '#/properties/c']);
+  assert.deepEqual([...found.keys()].sort(), ['#/properties/a', '#/properties/b', '#/properties/c', '#/properties/f']);
 });

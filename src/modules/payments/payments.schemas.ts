@@ -75,7 +75,15 @@ export const PaymentListQuery = ListQuery({
 export const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The payment (`pay_…`).' }) });
 
 export const PayBody = Type.Object(
-  { paymentToken: Type.String({ minLength: 4, maxLength: 255, pattern: '^[A-Za-z0-9_]+$', description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).' }) },
+  {
+    paymentToken: Type.String({
+      minLength: 4,
+      maxLength: 255,
+      pattern: '^[A-Za-z0-9_]+$',
+      'x-message': 'must be the gateway’s token: letters, digits and underscores',
+      description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).',
+    }),
+  },
   { additionalProperties: false },
 );
 
