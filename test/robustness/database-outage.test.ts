@@ -17,6 +17,7 @@ import { createTestContext } from '../helpers/context.ts';
 import { backend, createTestDatabase } from '../helpers/database.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import type { Registers } from '../../src/providers/register/index.ts';
 
 const skip = backend === 'postgres' ? false : 'PostgreSQL only (TEST_DATABASE=postgres): embedded PGlite runs in-process and cannot become unreachable';
 
@@ -63,7 +64,22 @@ it('answers 503 fast while PostgreSQL is cut, and delivers every accepted event 
   const target = new URL(direct.url!);
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const served = openPostgres(proxy.urlFor(direct.url!), { max: 10 });
+  // Around the cut the ABN register holds lookups' handlers mid-job until the database is gone, so that some
+  // handler is surely running when it goes (however quickly the worker kept up before): the path that
+  // holds a job's outcome, or gives the job back uncounted, must run.
+  let registerGate: Promise<void> | undefined;
+  const gated = (registers: Registers): Registers => ({
+    ...registers,
+    abn: {
+      ...registers.abn,
+      findByAbn: async (abn) => {
+        await registerGate;
+        return registers.abn.findByAbn(abn);
+      },
+    },
+  });
   const t = await createTestContext({
+    wrapRegisters: gated,
     database: { db: served, url: proxy.urlFor(direct.url!), drop: async () => served.close() },
     env: { RATE_LIMIT_BURST: '1000000', RATE_LIMIT_PER_SECOND: '1000000', JOB_POLL_MILLISECONDS: '100' },
   });
@@ -144,11 +160,17 @@ it('answers 503 fast while PostgreSQL is cut, and delivers every accepted event 
 
   await until(`${eventsBeforeCut} events delivered`, () => receiver.received.length >= eventsBeforeCut, 60_000);
   holding = [];
+  let openGate = () => {};
+  registerGate = new Promise((resolve) => (openGate = resolve));
   await sleep(1_000);
   cutting = true;
   const acceptedBefore = accepted.size;
   const cutAt = performance.now();
   proxy.cut();
+  setTimeout(() => {
+    registerGate = undefined;
+    openGate();
+  }, 200);
   const backlogAtCut = await backlog();
   const committedBeforeCut = await direct.db.query<{ id: string }>(`SELECT id FROM events WHERE partner_id = $1 AND category = 'BUSINESS_LOOKUPS'`, [partner.partnerId]);
   await sleep(500);
