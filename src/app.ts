@@ -6,17 +6,20 @@ import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { registerOAuthRoutes } from './modules/auth/oauth.routes.ts';
 import { registerApiClientRoutes } from './modules/partners/api-clients.routes.ts';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.ts';
+import { operatorTokenRoutes, registerOperatorRoutes } from './modules/operators/operators.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerChargeRoutes } from './modules/billing/charges.routes.ts';
 import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
 import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
+import { registerVerificationRoutes } from './modules/verifications/verifications.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
+import { opsApi, type OpsApi } from './platform/http/ops-api.ts';
 import { installInputGuard } from './platform/http/input-guard.ts';
 import { installLoadShedding } from './platform/http/load-shedding.ts';
 import { clientErrorHandler, frameworkErrors, installProblemHandling, maxPathParameterLength } from './platform/http/problem.ts';
@@ -32,6 +35,8 @@ const incomingRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface BuildAppOptions {
   /** Extra /v1 routes (tests exercise platform plumbing through routes of their own). */
   extraPartnerRoutes?: (api: PartnerApi) => void;
+  /** Extra /ops/v1 routes behind the operator guard (tests of the guard itself). */
+  extraOpsRoutes?: (api: OpsApi) => void;
   /** Sees every route as it is registered, documented or not (the fuzz suite walks them all). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -86,9 +91,20 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerChargeRoutes(api, { charges: services.charges });
       registerLookupRoutes(api, { lookups: services.lookups, idempotency: services.idempotency });
       registerPaymentRoutes(api, { payments: services.payments, idempotency: services.idempotency });
+      registerVerificationRoutes(api, { verifications: services.verifications, charges: services.charges, idempotency: services.idempotency });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },
+  );
+  // PVS's own operators (docs/operators.md): signing in is public; every other /ops/v1 route is
+  // registered inside opsApi, which is what makes it need an operator token.
+  await app.register(operatorTokenRoutes({ operators: services.operators, limiter: services.tokenLimiter }), { prefix: '/ops/v1' });
+  await app.register(
+    opsApi({ operators: services.operators }, (api) => {
+      registerOperatorRoutes(api, { operators: services.operators });
+      options.extraOpsRoutes?.(api);
+    }),
+    { prefix: '/ops/v1' },
   );
 
   return app;

@@ -37,7 +37,13 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', DATABASE_URL: 'postgres://h/db' }), /^ConfigError: SECRET_KEY: required/);
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret }), /DATABASE_URL: required/);
     const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
-    assert.equal(loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe }).ENVIRONMENT, 'production');
+    const production = loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe });
+    assert.deepEqual([production.ENVIRONMENT, production.IDENTITY_PROVIDER], ['production', 'none'], 'no real identity provider yet: none, not the sandbox');
+    assert.throws(
+      () => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe, IDENTITY_PROVIDER: 'sandbox' }),
+      /^ConfigError: IDENTITY_PROVIDER: production refuses the sandbox identity provider/,
+    );
+    assert.equal(loadConfig({ SECRET_KEY: secret }).IDENTITY_PROVIDER, 'sandbox');
   });
 
   it('refuses the sandbox registers in production and needs ABR_GUID for the live ones', () => {

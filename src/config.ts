@@ -33,7 +33,7 @@ const settings = {
   LOG_LEVEL: { schema: LogLevel, default: 'info', doc: 'pino log level' },
   RATE_LIMIT_PER_SECOND: { schema: PositiveInt, default: 50, doc: 'sustained requests per second per partner' },
   RATE_LIMIT_BURST: { schema: PositiveInt, default: 100, doc: 'burst size per partner' },
-  TOKEN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 60, doc: 'token requests per minute per client and per IP' },
+  TOKEN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 60, doc: 'token requests per minute per client and per IP (and per IP on the operators\' /ops/v1/token)' },
   MAX_IN_FLIGHT_REQUESTS: { schema: PositiveInt, default: 256, doc: 'requests one process works on at once; the next is answered 503 SERVICE_UNAVAILABLE with Retry-After: 1 at once (/health and /ready are never refused)' },
   JOB_LEASE_SECONDS: { schema: Type.Integer({ minimum: 2 }), default: 60, doc: 'how long a claimed job is held before another worker may take it' },
   JOB_POLL_MILLISECONDS: { schema: Type.Integer({ minimum: 10 }), default: 250, doc: 'worker poll interval when idle' },
@@ -46,12 +46,15 @@ const settings = {
   BILLING_SWEEP_AFTER_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 720 }), default: 27, doc: 'a billing run still charging the card this long after its attempt began is settled from the gateway\'s record of the charge (the capture job retries for 25 h 42 min)' },
   CARD_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 24, doc: 'how long a card link stays usable' },
   PAYMENT_MAX_AMOUNT: { schema: Type.Integer({ minimum: 100, maximum: 1_000_000_000 }), default: 10_000_000, doc: 'the largest ATO payment a partner may create, in cents (default $100,000; at most $10,000,000)' },
+  VERIFICATION_MAX_ATTEMPTS: { schema: Type.Integer({ minimum: 1, maximum: 10 }), default: 3, doc: 'attempts a person has at identity verification before they are LOCKED_OUT' },
+  VERIFICATION_LINK_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 30 }), default: 7, doc: 'how long a verification link stays usable before it is opened' },
   PAYMENT_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2_160 }), default: 336, doc: 'how long a hosted payment link stays usable (default 14 days; regenerating gives a new one)' },
   SCREENING_MATCH_THRESHOLD: { schema: Type.Number({ minimum: 0.5, maximum: 1 }), default: 0.8, doc: 'screening score (0.5 to 1) at or above which a name is a possible match' },
   SCREENING_REFRESH_SECONDS: { schema: Type.Integer({ minimum: 0, maximum: 3600 }), default: 10, doc: 'how often each node checks for a newer screening list version' },
   REGISTERS: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]), default: 'sandbox', doc: 'business registers a lookup reads: `sandbox` (CONTRACT §13 test values and synthetic companies) or `live` (ABR ABN Lookup, the imported ASIC company dataset)' },
   ABR_GUID: { schema: Type.String({ pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' }), default: undefined, doc: 'the authentication GUID ABR issued for ABN Lookup web services, with REGISTERS=live' },
   ABR_BASE_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'another address for ABR\'s JSON services (a local test server); unset means https://abr.business.gov.au/json' },
+  IDENTITY_PROVIDER: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('none')]), default: undefined, doc: 'who keeps the details, documents and selfies of people being verified and runs their checks: `sandbox` (CONTRACT §13 last names; the sandbox default) or `none` (the production default until a real provider is integrated: every identity step answers that the service is unavailable; src/providers/identity/README.md)' },
   LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
@@ -63,7 +66,9 @@ const settings = {
 type Settings = typeof settings;
 type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined ? Static<Settings[K]['schema']> | undefined : Static<Settings[K]['schema']> };
 
-export type Config = Readonly<Omit<Parsed, 'BILLING_RUN_WINDOW'> & { PUBLIC_BASE_URL: string; SECRET_KEY: string; BILLING_RUN_WINDOW_SECONDS: number }>;
+export type Config = Readonly<
+  Omit<Parsed, 'BILLING_RUN_WINDOW' | 'IDENTITY_PROVIDER'> & { PUBLIC_BASE_URL: string; SECRET_KEY: string; BILLING_RUN_WINDOW_SECONDS: number; IDENTITY_PROVIDER: 'sandbox' | 'none' }
+>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -102,12 +107,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.ENVIRONMENT === 'production' && parsed.REGISTERS === 'sandbox') throw new ConfigError('REGISTERS: production refuses the sandbox registers; set live');
   if (parsed.REGISTERS === 'live' && !parsed.ABR_GUID) throw new ConfigError('ABR_GUID: required when REGISTERS=live');
-  const { BILLING_RUN_WINDOW: window, ...rest } = parsed;
+  if (parsed.ENVIRONMENT === 'production' && parsed.IDENTITY_PROVIDER === 'sandbox') {
+    throw new ConfigError('IDENTITY_PROVIDER: production refuses the sandbox identity provider; no real one is integrated yet, so leave it unset (none)');
+  }
+  const { BILLING_RUN_WINDOW: window, IDENTITY_PROVIDER: identity, ...rest } = parsed;
+  const identityProvider = identity ?? (parsed.ENVIRONMENT === 'sandbox' ? 'sandbox' : 'none');
   const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
   if (windowSeconds < 1) throw new ConfigError('BILLING_RUN_WINDOW: must be at least one second');
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
-  return Object.freeze({ ...rest, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey, BILLING_RUN_WINDOW_SECONDS: windowSeconds });
+  return Object.freeze({ ...rest, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey, BILLING_RUN_WINDOW_SECONDS: windowSeconds, IDENTITY_PROVIDER: identityProvider });
 }
 
 function durationSeconds(text: string): number {

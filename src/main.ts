@@ -53,6 +53,28 @@ partner
     );
   });
 
+const operator = program.command('operator').description("PVS's own operators: staff who review verifications and decide alerts");
+operator
+  .command('create')
+  .description('create an operator account; prints a one-time password, to be replaced at the first sign-in')
+  .requiredOption('--email <email>', 'their email address, which they sign in with')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { email: string; json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'operator-create', { email: options.email });
+    print(result, Boolean(options.json), (r: { operatorId: string; email: string; password: string }) =>
+      [`operatorId  ${r.operatorId}`, `email       ${r.email}`, `password    ${r.password}   (one-time: shown once, replaced at the first sign-in)`].join('\n'),
+    );
+  });
+operator
+  .command('disable')
+  .description('disable an operator account: it can no longer sign in, and its tokens stop working at once')
+  .requiredOption('--email <email>', 'their email address')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { email: string; json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'operator-disable', { email: options.email });
+    print(result, Boolean(options.json), (r: { operatorId: string; email: string; disabledAt: string }) => `Operator ${r.operatorId} (${r.email}) is disabled since ${r.disabledAt}`);
+  });
+
 const destination = program.command('destination').description('webhook destinations');
 destination
   .command('create')

@@ -7,6 +7,8 @@ import { createTokenService, type TokenService } from './modules/auth/tokens.ser
 import * as partnersRepo from './modules/partners/partners.repository.ts';
 import { createApiClientService, type ApiClientService } from './modules/partners/api-clients.service.ts';
 import { createPartnerService, type PartnerService } from './modules/partners/partners.service.ts';
+import { createOperatorTokens } from './modules/operators/operator-tokens.ts';
+import { createOperatorService, type OperatorService } from './modules/operators/operators.service.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { guardDatabase } from './platform/db/availability.ts';
 import type { Database } from './platform/db/database.ts';
@@ -44,10 +46,13 @@ import { createLookupService, type LookupService } from './modules/lookups/looku
 import { createRegisters, type Registers } from './providers/register/index.ts';
 import type { PaymentGateway } from './providers/gateway/gateway.ts';
 import { createGateway } from './providers/gateway/index.ts';
+import type { IdentityProvider } from './providers/identity/identity-provider.ts';
+import { createIdentityProvider } from './providers/identity/index.ts';
 import * as contactsRepo from './modules/billing/contacts.repository.ts';
 import { createPaymentLinkService, type PaymentLinkService } from './modules/payments/payment-links.service.ts';
 import { paymentJobs, paymentJobSpecs } from './modules/payments/payments.jobs.ts';
 import { createPaymentService, paymentCodec, type PaymentService } from './modules/payments/payments.service.ts';
+import { createVerificationService, type VerificationService } from './modules/verifications/verifications.service.ts';
 
 export interface Services {
   config: Config;
@@ -61,6 +66,8 @@ export interface Services {
   tokens: TokenService;
   partners: PartnerService;
   apiClients: ApiClientService;
+  /** PVS's own operators: accounts, sign-in at /ops/v1/token, and who an ops token stands for. */
+  operators: OperatorService;
   destinations: DestinationService;
   notifications: NotificationService;
   gateway: PaymentGateway;
@@ -73,10 +80,14 @@ export interface Services {
   screening: ScreeningService;
   /** The business registers lookups read (sandbox or live). */
   registers: Registers;
+  /** Keeps the details, documents and selfies of people being verified, and runs their checks. */
+  identity: IdentityProvider;
   lookups: LookupService;
   /** ATO payments: the partner's API, and the hosted payment link that takes the card. */
   payments: PaymentService;
   paymentLinks: PaymentLinkService;
+  /** Identity verification requests, their individuals and links. */
+  verifications: VerificationService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -180,6 +191,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     });
     const configuredRegisters = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
     const registers = overrides.wrapRegisters ? overrides.wrapRegisters(configuredRegisters) : configuredRegisters;
+    const identity = createIdentityProvider(config, { db, clock });
     const lookups = createLookupService({
       db,
       clock,
@@ -216,6 +228,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       settleAfterSeconds: 60,
       partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
     });
+    const verifications = createVerificationService({
+      db,
+      clock,
+      outbox,
+      tokenKey: deriveKey(config.SECRET_KEY, 'verification-link-tokens'),
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      linkLifetimeDays: config.VERIFICATION_LINK_DAYS,
+      maxAttempts: config.VERIFICATION_MAX_ATTEMPTS,
+      lookups,
+    });
     const jobDefinitions: JobDefinition[] = [
       ...platformJobs,
       ...billingJobs({ runs: billingRuns }),
@@ -230,6 +252,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       clock,
       issuer: config.PUBLIC_BASE_URL,
       environment: config.ENVIRONMENT,
+    });
+    const operators = createOperatorService({
+      db,
+      clock,
+      tokens: createOperatorTokens({ keys, clock, issuer: config.PUBLIC_BASE_URL, environment: config.ENVIRONMENT }),
+      logger: logger.child({ module: 'operators' }),
     });
 
     // One process on PGlite: nothing to share. Several API nodes share counters in Redis or PostgreSQL.
@@ -259,6 +287,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       tokens,
       partners,
       apiClients: createApiClientService({ db, clock }),
+      operators,
       destinations: createDestinationService({ db, clock, environment: config.ENVIRONMENT, secrets: webhookSecrets }),
       notifications: createNotificationService({
         db,
@@ -286,9 +315,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       billingRuns,
       screening,
       registers,
+      identity,
       lookups,
       payments,
       paymentLinks,
+      verifications,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

@@ -127,8 +127,28 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('declares operator bearer auth, and no partner header, on every /ops/v1 operation but the sign-in', () => {
+    assert.deepEqual(doc.components?.securitySchemes?.operatorBearer, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.',
+    });
+    const opsOperations = operations(doc).filter((o) => o.path.startsWith('/ops/v1/') && o.path !== '/ops/v1/token');
+    assert.ok(opsOperations.some((o) => o.path === '/ops/v1/me'), 'expected GET /ops/v1/me');
+    for (const { method, path, operation } of opsOperations) {
+      const where = `${method} ${path}`;
+      assert.deepEqual(operation.security, [{ operatorBearer: [] }], where);
+      assert.ok(operation.tags?.includes('operators'), where);
+      const header = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find((p) => p.in === 'header' && p.name === 'x-partner-id');
+      assert.equal(header, undefined, where);
+    }
+    assert.deepEqual(doc.paths?.['/ops/v1/token']?.post?.tags, ['operators']);
+  });
+
   it('declares no bearer auth on the public operations', () => {
-    for (const { method, path, operation } of operations(doc).filter((o) => !o.path.startsWith('/v1/'))) {
+    const guarded = (path: string) => path.startsWith('/v1/') || (path.startsWith('/ops/v1/') && path !== '/ops/v1/token');
+    for (const { method, path, operation } of operations(doc).filter((o) => !guarded(o.path))) {
       assert.equal(operation.security, undefined, `${method} ${path}`);
     }
   });

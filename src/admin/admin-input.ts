@@ -2,7 +2,7 @@
 // server's admin endpoint (which a CLI process on the same machine calls): first the text rules every
 // input from outside meets (platform/text-safety.ts), then the command's schema. Options are single-line
 // text: nothing an operator types into `--name` or a file path has any business holding a control character.
-import { Value } from '@sinclair/typebox/value';
+import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import { inspectDocument, type ShapeLimits } from '../platform/text-safety.ts';
 import { type AdminCommand, fileArgument } from './commands.ts';
 
@@ -23,7 +23,14 @@ export function checkAdminInput(command: AdminCommand, input: unknown): AdminInp
   if (Value.Check(command.input, input)) return undefined;
   const first = Value.Errors(command.input, input).First();
   const pointer = first?.path ?? '';
-  return { pointer, message: `${describeField(command, input, pointer)}: ${first?.message ?? 'not accepted'}` };
+  return { pointer, message: `${describeField(command, input, pointer)}: ${first ? inWords(first) : 'not accepted'}` };
+}
+
+/** A failed pattern or format in its schema's own words (`x-message`, as on HTTP: validation.ts), else TypeBox's. */
+function inWords(error: ValueError): string {
+  const own = (error.schema as Record<string, unknown>)['x-message'];
+  const wordable = error.type === ValueErrorType.StringFormat || error.type === ValueErrorType.StringPattern;
+  return wordable && typeof own === 'string' ? own : error.message;
 }
 
 /** `--name`, `--dob (dateOfBirth)`, `--categories item 2`, `the file path "/srv/a\u0001.csv"`. */

@@ -3,6 +3,7 @@
 // its loopback-only admin endpoint (an embedded database the server holds; PGlite allows one process).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
+import { CreateOperatorInput } from '../modules/operators/operators.schemas.ts';
 import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas.ts';
 import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
@@ -32,6 +33,18 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: CreatePartnerInput,
     options: { name: '--name', monitoring: '--monitoring', commissionBps: '--commission-bps' },
     run: (services, input) => services.partners.create(input),
+  }),
+  'operator-create': command({
+    name: 'operator-create',
+    input: CreateOperatorInput,
+    options: { email: '--email' },
+    run: (services, input) => services.operators.create(input),
+  }),
+  'operator-disable': command({
+    name: 'operator-disable',
+    input: CreateOperatorInput,
+    options: { email: '--email' },
+    run: (services, input) => services.operators.disable(input),
   }),
   'destination-create': command({
     name: 'destination-create',

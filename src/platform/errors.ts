@@ -9,7 +9,7 @@ export const errorCatalogue = {
   CARD_DECLINED: { status: 402, title: 'The card was declined' },
   PARTNER_MISMATCH: { status: 403, title: 'X-Partner-Id does not match the credentials' },
   LOOKUP_NOT_OWNED: { status: 403, title: 'The lookup does not belong to this partner' },
-  FORBIDDEN: { status: 403, title: 'Not allowed for this partner' },
+  FORBIDDEN: { status: 403, title: 'Not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   LOOKUP_NOT_COMPLETED: { status: 409, title: 'The lookup has not completed' },
   STRUCTURE_NOT_CONFIRMED: { status: 409, title: 'The ownership structure is not confirmed' },

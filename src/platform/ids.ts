@@ -22,6 +22,7 @@ export const idPrefixes = {
   job: 'job',
   request: 'req',
   signingKey: 'key',
+  operator: 'opr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -14,6 +14,7 @@ export const redactedPaths = [
   '*.accessToken',
   '*.secret',
   '*.password',
+  '*.newPassword',
   '*.token',
   '*.sessionToken',
   '*.secretKey',

@@ -45,10 +45,21 @@ export interface TestPartner {
   headers: { authorization: string; 'x-partner-id': string };
 }
 
+/** A PVS operator past the first sign-in: `password` is their own (the one-time one replaced). */
+export interface TestOperator {
+  operatorId: string;
+  email: string;
+  password: string;
+  token: string;
+  headers: { authorization: string };
+}
+
 export interface Factories {
   partner(options?: { name?: string; monitoring?: boolean; commissionBps?: number }): Promise<TestPartner>;
   /** A fresh access token for the partner (tests that move the clock on by hours outlive theirs). */
   signIn(partner: TestPartner): Promise<TestPartner>;
+  /** An operator who has replaced the one-time password, with a token for /ops/v1. */
+  operator(options?: { email?: string }): Promise<TestOperator>;
 }
 
 let counter = 0;
@@ -85,6 +96,14 @@ export async function createTestContext(
       if (!issued.ok) throw new Error('could not issue a token');
       const token = issued.body.access_token;
       return { ...partner, token, headers: { authorization: `Bearer ${token}`, 'x-partner-id': partner.partnerId } };
+    },
+    async operator(operatorOptions = {}) {
+      counter += 1;
+      const created = await services.operators.create({ email: operatorOptions.email ?? `operator-${counter}-${Date.now()}@pvs.test` });
+      const password = `own password ${counter} ${created.operatorId}`;
+      const issued = await services.operators.signIn({ email: created.email, password: created.password, newPassword: password });
+      const token = issued.access_token;
+      return { operatorId: created.operatorId, email: created.email, password, token, headers: { authorization: `Bearer ${token}` } };
     },
   };
 

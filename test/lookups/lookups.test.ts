@@ -234,8 +234,22 @@ describe('the sandbox register (CONTRACT §13)', () => {
     });
   }
 
+  it('53900000001: a SOLE_TRADER’s proprietor is its one party (INDIVIDUAL_OWNER), so a verification bound to it verifies them', async () => {
+    const lookup = await settledLookup(t, partner, { abn: '53900000001' });
+    assert.deepEqual([lookup.status, lookup.entity], ['COMPLETED', { name: 'ABERCROMBIE, FIONA MAREE', type: 'SOLE_TRADER' }]);
+    assert.deepEqual(lookup.partyCounts, { beneficialOwners: 0, directors: 0, officers: 0, total: 1 });
+    assert.deepEqual(lookup.individuals.map((i) => [i.role, i.name]), [['INDIVIDUAL_OWNER', 'FIONA MAREE ABERCROMBIE']]);
+    const verification = await t.app.inject({ method: 'POST', url: '/v1/verifications', headers: partner.headers, payload: { mode: 'TPB_POI', lookupRequestId: lookup.lookupRequestId } });
+    assert.equal(verification.statusCode, 201, verification.body);
+    assert.deepEqual(
+      verification.json<{ individuals: Array<{ idvEntityId: string; role: string }> }>().individuals.map((i) => [i.idvEntityId, i.role]),
+      [[lookup.individuals[0]!.idvEntityId, 'INDIVIDUAL_OWNER']],
+    );
+    const ownership = await ownershipOf(t, partner, lookup.lookupRequestId);
+    assert.deepEqual([ownership.ownershipSource, ownership.reason, ownership.completeness], ['UNAVAILABLE', 'SOURCE_UNAVAILABLE', 'UNKNOWN']);
+  });
+
   for (const [abn, name, type] of [
-    ['53900000001', 'ABERCROMBIE, FIONA MAREE', 'SOLE_TRADER'],
     ['34900000002', 'The Trustee for the WOLLEMI FAMILY TRUST', 'TRUST'],
     ['15900000003', 'D K FAIRWEATHER & S L MONTGOMERY', 'PARTNERSHIP'],
   ] as const) {

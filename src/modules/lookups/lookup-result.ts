@@ -8,7 +8,7 @@
 import { analyseOwnership, type OwnershipAnalysis, type OwnershipInput, type OwnershipNodeKind } from './ownership.ts';
 import type { RegisterFacts } from './register-reading.ts';
 
-export type PartyRole = 'DIRECTOR' | 'SECRETARY' | 'OFFICER' | 'UBO' | 'SHAREHOLDER';
+export type PartyRole = 'DIRECTOR' | 'SECRETARY' | 'OFFICER' | 'UBO' | 'SHAREHOLDER' | 'INDIVIDUAL_OWNER';
 
 export interface Party {
   idvEntityId: string;
@@ -40,7 +40,7 @@ export interface LookupResult {
   structure: StoredStructure;
 }
 
-const roleOrder: PartyRole[] = ['DIRECTOR', 'SECRETARY', 'OFFICER', 'UBO', 'SHAREHOLDER'];
+const roleOrder: PartyRole[] = ['INDIVIDUAL_OWNER', 'DIRECTOR', 'SECRETARY', 'OFFICER', 'UBO', 'SHAREHOLDER'];
 
 export function buildLookupResult(facts: RegisterFacts, idvEntityIdOf: (partyRef: string) => string): LookupResult {
   const reading = facts.ownership;
@@ -56,6 +56,10 @@ export function buildLookupResult(facts: RegisterFacts, idvEntityIdOf: (partyRef
     if (!party.roles.some((r) => r.role === role)) party.roles.push({ role, ownershipPercent });
     parties.set(person.partyRef, party);
   };
+  // A sole trader's business is the person: the proprietor is its one party, so that binding the lookup to a
+  // verification verifies them. The register names them as `FAMILY, GIVEN NAMES`.
+  const proprietor = facts.entity.type === 'SOLE_TRADER' && facts.abr ? proprietorOf(facts.entity.name, facts.abr.abn) : undefined;
+  if (proprietor) add(proprietor, 'INDIVIDUAL_OWNER', null);
   for (const officer of facts.officers ?? []) add(officer, officer.role, null);
   const owners = new Set<string>();
   for (const owner of analysis.beneficialOwners) {
@@ -93,6 +97,14 @@ export function buildLookupResult(facts: RegisterFacts, idvEntityIdOf: (partyRef
     beneficialOwners: analysis.beneficialOwners.map((o) => ({ nodeId: ours(o.nodeId), idvEntityId: idvEntityIdOf(personAt(persons, o.nodeId).partyRef), ownershipPercent: o.ownershipPercent })),
   };
   return { parties: [...parties.values()], partyCounts, structure };
+}
+
+/** The proprietor named by a sole trader's register name (`TANNER, ROSALIND MAE`); their reference is the ABN. */
+function proprietorOf(entityName: string, abn: string): { partyRef: string; givenNames: string; familyName: string } {
+  const comma = entityName.indexOf(',');
+  const familyName = (comma === -1 ? entityName : entityName.slice(0, comma)).trim();
+  const givenNames = comma === -1 ? '' : entityName.slice(comma + 1).trim();
+  return { partyRef: `abn:${abn}`, givenNames, familyName };
 }
 
 /** A PERSON node the report does not map to a party is a provider bug: refuse rather than guess. */

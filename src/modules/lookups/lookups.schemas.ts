@@ -11,7 +11,7 @@ export const scopes = ['FULL', 'ASIC_ONLY', 'UBO_ONLY'] as const;
 export const lookupStatuses = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export const failureReasons = ['NOT_FOUND', 'IDENTIFIER_MISMATCH', 'REGISTER_UNAVAILABLE'] as const;
 export const entityTypes = ['COMPANY', 'SOLE_TRADER', 'PARTNERSHIP', 'TRUST', 'OTHER'] as const;
-export const partyRoles = ['DIRECTOR', 'SECRETARY', 'OFFICER', 'UBO', 'SHAREHOLDER'] as const;
+export const partyRoles = ['DIRECTOR', 'SECRETARY', 'OFFICER', 'UBO', 'SHAREHOLDER', 'INDIVIDUAL_OWNER'] as const;
 
 const Scope = literals(scopes, 'FULL (default): register facts, officers and the multi-level UBO report. ASIC_ONLY: register facts and officers, no UBO report. UBO_ONLY: the UBO report only (register facts name the entity).');
 

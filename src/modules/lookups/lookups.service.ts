@@ -190,6 +190,28 @@ export function createLookupService(deps: {
 
     registry: views.registry,
     ownership: views.ownership,
+
+    /**
+     * What a verification bound to this lookup needs (read in the caller's transaction): its state, scope,
+     * entity name and its parties with their roles, in register order. Undefined for a lookup that is not
+     * the partner's or does not exist.
+     */
+    async bindingOf(tx: Tx, tenant: Tenant, id: string) {
+      const row = await repo.findLookup(tx, tenant, id);
+      if (!row) return undefined;
+      const parties = row.status === 'COMPLETED' ? await repo.listIndividuals(tx, id) : [];
+      return {
+        status: row.status,
+        scope: row.scope,
+        entityName: row.entity_name,
+        individuals: parties.map((p) => ({ idvEntityId: p.idv_entity_id, role: p.role })),
+      };
+    },
+
+    /** A bound lookup's entity name, for showing on its verification (never copied: a sole trader's is a person's). */
+    async entityNameOf(executor: Database | Tx, tenant: Tenant, id: string): Promise<string | null> {
+      return (await repo.findLookup(executor, tenant, id))?.entity_name ?? null;
+    },
   };
 }
 

@@ -50,6 +50,8 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
             description: 'Client credentials exchanged at /oauth2/token for a bearer token.',
             flows: { clientCredentials: { tokenUrl: `${options.publicBaseUrl}/oauth2/token`, scopes: { 'channel-partner-api/server': 'The partner API' } } },
           },
+          // PVS's own operators (/ops/v1), never partners: a token from POST /ops/v1/token.
+          operatorBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.' },
         },
       },
       tags: [
@@ -57,6 +59,7 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
         { name: 'partners', description: 'The calling partner and its API clients' },
         { name: 'webhooks', description: 'Destinations, delivery history, manual retry and test events' },
         { name: 'system', description: 'Liveness and readiness' },
+        { name: 'operators', description: "PVS's own operators (staff), not partners: sign-in and the /ops/v1 operator API" },
       ],
     },
     // A body marked optional (validation.ts) may be left out; Fastify's swagger marks every body required.

@@ -15,7 +15,8 @@ const partnerHeader = {
   'x-partner-id': Type.String({ maxLength: 64, description: 'Your partner id (`ptn_…`); must match the credentials.' }),
 };
 
-function bearer(request: FastifyRequest): string | undefined {
+/** The token of `Authorization: Bearer <token>`, or undefined when the header is missing or malformed. */
+export function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);

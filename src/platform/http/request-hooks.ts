@@ -35,6 +35,7 @@ export function installRequestHooks(app: HttpApp, options: { production: boolean
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
         partnerId: request.tenant?.partnerId,
+        operatorId: request.operator?.operatorId,
       },
       'request',
     );

@@ -1,0 +1,112 @@
+// Every SQL statement about verification requests, their individuals and their links.
+import type { Executor } from '../../platform/db/database.ts';
+import type { Tenant } from '../../platform/tenancy.ts';
+import type { VerificationRole } from './roles.ts';
+import type { IndividualStatus, RequestStatus } from './verifications.schemas.ts';
+
+export interface RequestRow {
+  id: string;
+  partner_id: string;
+  mode: 'AUSTRAC_CDD' | 'TPB_POI';
+  status: RequestStatus;
+  lookup_id: string | null;
+  entity_name: string | null;
+  contact_id: string | null;
+  structure_confirmed: boolean;
+  risk_level: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
+  issue_list: Array<{ individualId?: string; code: string; message: string }>;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const requestColumns = 'id, partner_id, mode, status, lookup_id, entity_name, contact_id, structure_confirmed, risk_level, issue_list, completed_at, created_at, updated_at';
+
+export async function insertRequest(
+  db: Executor,
+  row: Pick<RequestRow, 'id' | 'partner_id' | 'mode' | 'status' | 'lookup_id' | 'entity_name' | 'contact_id' | 'structure_confirmed' | 'created_at'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO verification_requests (id, partner_id, mode, status, lookup_id, entity_name, contact_id, structure_confirmed, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+    [row.id, row.partner_id, row.mode, row.status, row.lookup_id, row.entity_name, row.contact_id, row.structure_confirmed, row.created_at],
+  );
+}
+
+export async function findRequest(db: Executor, tenant: Tenant, id: string, options: { lock?: boolean } = {}): Promise<RequestRow | undefined> {
+  const rows = await db.query<RequestRow>(`SELECT ${requestColumns} FROM verification_requests WHERE partner_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`, [
+    tenant.partnerId,
+    id,
+  ]);
+  return rows[0];
+}
+
+export async function listRequests(db: Executor, tenant: Tenant, query: { limit: number; from: number; status?: RequestStatus; lookupRequestId?: string }): Promise<RequestRow[]> {
+  return db.query<RequestRow>(
+    `SELECT ${requestColumns} FROM verification_requests
+     WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR lookup_id = $3)
+     ORDER BY id LIMIT $4 OFFSET $5`,
+    [tenant.partnerId, query.status ?? null, query.lookupRequestId ?? null, query.limit + 1, query.from],
+  );
+}
+
+export async function updateRequest(db: Executor, id: string, change: { status?: RequestStatus; structureConfirmed?: boolean }, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE verification_requests SET status = coalesce($2, status), structure_confirmed = coalesce($3, structure_confirmed), updated_at = $4 WHERE id = $1`,
+    [id, change.status ?? null, change.structureConfirmed ?? null, at],
+  );
+}
+
+// ---- Individuals ----
+
+export interface IndividualRow {
+  id: string;
+  request_id: string;
+  partner_id: string;
+  external_id: string | null;
+  idv_entity_id: string | null;
+  role: VerificationRole;
+  role_description: string | null;
+  status: IndividualStatus;
+  attempt_count: number;
+  max_attempts: number;
+  manual_override: boolean;
+  check_results: Array<{ name: string; checkType: string; result: string; code: string; message?: string }>;
+  completed_at: Date | null;
+  created_at: Date;
+}
+
+const individualColumns =
+  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, completed_at, created_at';
+
+export async function insertIndividual(
+  db: Executor,
+  row: Pick<IndividualRow, 'id' | 'request_id' | 'partner_id' | 'external_id' | 'idv_entity_id' | 'role' | 'role_description' | 'max_attempts' | 'created_at'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO verification_individuals (id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, max_attempts, position, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8,
+       (SELECT count(*) FROM verification_individuals WHERE request_id = $2), $9, $9)`,
+    [row.id, row.request_id, row.partner_id, row.external_id, row.idv_entity_id, row.role, row.role_description, row.max_attempts, row.created_at],
+  );
+}
+
+export async function listIndividuals(db: Executor, requestIds: string[]): Promise<IndividualRow[]> {
+  return db.query<IndividualRow>(`SELECT ${individualColumns} FROM verification_individuals WHERE request_id = ANY($1::text[]) ORDER BY request_id, position`, [requestIds]);
+}
+
+// ---- Links ----
+
+/** The individual's live link stops working (a new one is about to be inserted). */
+export async function replaceLiveLink(db: Executor, individualId: string, at: Date): Promise<void> {
+  await db.query('UPDATE verification_links SET replaced_at = $2 WHERE individual_id = $1 AND used_at IS NULL AND replaced_at IS NULL', [individualId, at]);
+}
+
+export async function insertLink(db: Executor, link: { token_hash: string; individual_id: string; expires_at: Date; created_at: Date }): Promise<void> {
+  await db.query('INSERT INTO verification_links (token_hash, individual_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
+    link.token_hash,
+    link.individual_id,
+    link.expires_at,
+    link.created_at,
+  ]);
+}

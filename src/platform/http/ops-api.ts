@@ -1,0 +1,53 @@
+// The /ops/v1 operator API: PVS's own staff, not partners. Every route registered through this plugin
+// needs an operator token from POST /ops/v1/token (never a partner's), checked on every request against
+// the operator's current state, and is documented with that scheme in OpenAPI. The guard sets
+// `request.operator`; there is no tenant here, since operators work across partners.
+import type { OperatorIdentity } from '../../modules/operators/operators.service.ts';
+import { AppError } from '../errors.ts';
+import { bearer } from './partner-api.ts';
+import { sendProblem } from './problem.ts';
+import type { HttpApp } from './types.ts';
+
+export type OpsApi = HttpApp;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in operator; set on every /ops/v1 route behind opsApi before its handler runs. */
+    operator: OperatorIdentity;
+  }
+}
+
+export const operatorSecurityScheme = 'operatorBearer';
+
+export function opsApi(deps: { operators: { authenticate(token: string): Promise<OperatorIdentity | undefined> } }, register: (api: OpsApi) => void) {
+  return async function plugin(api: HttpApp) {
+    // JSON only, as on /v1: a form or plain text would otherwise reach the body schema.
+    api.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
+
+    api.addHook('onRoute', (route) => {
+      const schema = (route.schema ??= {}) as Record<string, unknown>;
+      schema.security = [{ [operatorSecurityScheme]: [] }];
+      schema.tags ??= ['operators'];
+    });
+
+    api.addHook('onRequest', async (request, reply) => {
+      const token = bearer(request);
+      const operator = token ? await deps.operators.authenticate(token) : undefined;
+      if (!operator) {
+        reply.header('www-authenticate', 'Bearer realm="pvs-ops"');
+        return sendProblem(
+          reply,
+          new AppError(
+            'UNAUTHENTICATED',
+            token
+              ? 'The operator token is invalid, expired, for another environment, or no longer valid for its operator (disabled, or the password changed)'
+              : 'Send Authorization: Bearer <operator token> from POST /ops/v1/token',
+          ),
+        );
+      }
+      request.operator = operator;
+    });
+
+    register(api);
+  };
+}

@@ -1,0 +1,151 @@
+// The identity provider: the separate system that keeps what a person gives in the hosted verification
+// flow (their details, an identity document with its images, a selfie) and runs the checks on it:
+// document verification, face match and fraud signals. PVS never stores a name, date of birth, email,
+// phone or document number; it keeps only the provider's opaque subject reference and the results.
+// The claimed identity comes back live from `verify` and `evidence`, for screening and for the partner,
+// and is kept nowhere by PVS.
+//
+// Expected outcomes (the provider being down, a subject it has forgotten) come back as values; an
+// exception is a bug (a step saved for a subject never created, verify before every step is saved).
+// The images given to it have passed `cleanImage` (src/platform/images.ts): JPEG or PNG, no metadata.
+
+export type IdentityDocumentType = 'PASSPORT' | 'DRIVER_LICENCE' | 'MEDICARE';
+
+/** Dates are YYYY-MM-DD; countries ISO 3166-1 alpha-2, as the hosted flow validated them. */
+export interface PersonDetails {
+  firstName: string;
+  middleName?: string;
+  lastName: string;
+  dateOfBirth: string;
+  address: { line1: string; line2?: string; locality: string; state: string; postcode: string; country: string };
+  email?: string;
+  phone?: string;
+}
+
+export interface IdentityImage {
+  contentType: 'image/jpeg' | 'image/png';
+  bytes: Buffer;
+}
+
+export interface IdentityDocumentFields {
+  type: IdentityDocumentType;
+  number: string;
+  issuingCountry: string;
+  issuingState?: string;
+  /** A driver licence's card number, or a Medicare card's individual reference number. */
+  cardNumber?: string;
+  expiryDate?: string;
+}
+
+export interface IdentityDocument extends IdentityDocumentFields {
+  front: IdentityImage;
+  back?: IdentityImage;
+}
+
+export type IdentityStep = 'details' | 'document' | 'selfie';
+
+export type CheckType = 'DOCUMENT' | 'FACE_MATCH' | 'FRAUD';
+export type CheckResult = 'PASS' | 'FAIL' | 'REVIEW';
+
+/** One check as CONTRACT §6 lists it in `checkResults[]`. Codes and messages never carry personal details. */
+export interface IdentityCheck {
+  name: string;
+  checkType: CheckType;
+  result: CheckResult;
+  /** Upper snake case: `DOCUMENT_AUTHENTIC`, `FACE_MATCH_SCORE_HIGH`, `NO_FRAUD_SIGNALS` … */
+  code: string;
+  message?: string;
+}
+
+/** Who the person says they are: what AML screening needs. Returned live, never stored by PVS. */
+export interface ClaimedIdentity {
+  /** Given names and family name, in that order, single-spaced. */
+  fullName: string;
+  dateOfBirth: string;
+  /** The identity document's issuing country. */
+  country: string;
+  /** The residential address's country. */
+  residenceCountry: string;
+}
+
+export interface FaceComparison {
+  /** Similarity of the selfie to the document's photo, 0 to 1. */
+  score: number;
+  /** The provider's pass mark for `score`. */
+  threshold: number;
+  result: CheckResult;
+}
+
+/** The provider could not be reached or failed on its side; trying again later may work. */
+export interface IdentityUnavailable {
+  ok: false;
+  kind: 'unavailable';
+  message: string;
+}
+
+/** The subject is not known to the provider: never created, or forgotten. */
+export interface IdentitySubjectNotFound {
+  ok: false;
+  kind: 'not_found';
+  message: string;
+}
+
+export type CreateSubjectResult = { ok: true; subjectRef: string } | IdentityUnavailable;
+
+export type SaveResult = { ok: true } | IdentityUnavailable;
+
+export type MissingResult = { ok: true; missing: IdentityStep[] } | IdentityUnavailable;
+
+export interface Verification {
+  ok: true;
+  /** The attempt these results belong to, as the caller numbered it. */
+  attempt: number;
+  checks: IdentityCheck[];
+  /** A result that must fail the individual at once, whatever attempts remain (a fraud signal). */
+  hardFailure: boolean;
+  faceMatch: FaceComparison;
+  claimed: ClaimedIdentity;
+}
+
+export type VerifyResult = Verification | IdentityUnavailable;
+
+/** What the provider holds on a verified attempt, for the partner's evidence view (CONTRACT §6). */
+export interface IdentityEvidence {
+  attempt: number;
+  verifiedAt: Date;
+  details: PersonDetails;
+  /** The document's fields, and its images when scans were asked for. */
+  document: IdentityDocumentFields & { front?: IdentityImage; back?: IdentityImage };
+  /** Present when scans were asked for. */
+  selfie?: IdentityImage;
+  claimed: ClaimedIdentity;
+  faceMatch: FaceComparison;
+  checks: IdentityCheck[];
+}
+
+/** `evidence: null` when the subject has no verified attempt yet. */
+export type EvidenceResult = { ok: true; evidence: IdentityEvidence | null } | IdentitySubjectNotFound | IdentityUnavailable;
+
+export type ForgetResult = { ok: true } | IdentityUnavailable;
+
+export interface IdentityProvider {
+  readonly name: 'sandbox' | 'none';
+  /** A new, empty subject for one individual; PVS keeps only the reference. */
+  createSubject(): Promise<CreateSubjectResult>;
+  /** Each save replaces the step saved before for the subject: the person may correct a step before submitting. */
+  saveDetails(subjectRef: string, details: PersonDetails): Promise<SaveResult>;
+  saveDocument(subjectRef: string, document: IdentityDocument): Promise<SaveResult>;
+  saveSelfie(subjectRef: string, selfie: IdentityImage): Promise<SaveResult>;
+  /** The steps not saved yet, in flow order; empty when the subject can be verified. */
+  missing(subjectRef: string): Promise<MissingResult>;
+  /**
+   * Runs the checks on what is saved now, as attempt `attempt`. The same attempt asked again answers the
+   * first answer without running anything (a job retried after it crashed gets the same results); a step
+   * saved after that changes only later attempts. Throws when a step is missing: check `missing` first.
+   */
+  verify(subjectRef: string, input: { attempt: number }): Promise<VerifyResult>;
+  /** What the last verified attempt was run on; images only with `includeScans`. */
+  evidence(subjectRef: string, input: { includeScans: boolean }): Promise<EvidenceResult>;
+  /** Deletes everything the provider holds on the subject. Forgetting an unknown subject succeeds. */
+  forget(subjectRef: string): Promise<ForgetResult>;
+}

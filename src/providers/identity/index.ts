@@ -1,0 +1,34 @@
+// Which identity provider keeps people's details and runs their checks: chosen from configuration here
+// and nowhere else. Only the sandbox exists so far, and loadConfig refuses it in production; there the
+// default is `none`: no provider, every call answering unavailable, so the rest of the service runs and
+// verification says it cannot be done (README.md says what a real provider must do, and where it plugs in).
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { deriveKey } from '../../platform/crypto.ts';
+import type { Database } from '../../platform/db/database.ts';
+import type { IdentityProvider, IdentityUnavailable } from './identity-provider.ts';
+import { createSandboxIdentity } from './sandbox-identity.ts';
+
+export function createIdentityProvider(config: Config, deps: { db: Database; clock: Clock }): IdentityProvider {
+  switch (config.IDENTITY_PROVIDER) {
+    case 'sandbox':
+      return createSandboxIdentity({ db: deps.db, clock: deps.clock, key: deriveKey(config.SECRET_KEY, 'sandbox-identity') });
+    case 'none':
+      return noIdentityProvider;
+  }
+}
+
+const notConfigured: IdentityUnavailable = { ok: false, kind: 'unavailable', message: 'No identity provider is configured (IDENTITY_PROVIDER=none)' };
+
+/** No provider: nothing is kept and no check can run; every call says so, as an outage would. */
+export const noIdentityProvider: IdentityProvider = {
+  name: 'none',
+  createSubject: async () => notConfigured,
+  saveDetails: async () => notConfigured,
+  saveDocument: async () => notConfigured,
+  saveSelfie: async () => notConfigured,
+  missing: async () => notConfigured,
+  verify: async () => notConfigured,
+  evidence: async () => notConfigured,
+  forget: async () => notConfigured,
+};

@@ -1,0 +1,237 @@
+// The sandbox identity provider: a faithful stand-in for a document-verification service, with its own
+// tables (the sandbox_identity_* ones, which nothing else reads). It keeps what a person saves, sealed at
+// rest, replaces a step saved again, runs the checks of an attempt once and answers a repeat with the
+// first answer, keeps what each verified attempt ran on as its evidence, and forgets a subject entirely.
+// What the checks find is chosen by the last name the person entered (sandbox-identity-outcomes.ts).
+//
+// Sealing: fields are JSON sealed with the house sealer (`v1.iv.tag.ciphertext` text); images are sealed
+// as bytea (0x01, IV, tag, ciphertext) with the step id and side as associated data, so a sealed picture
+// cannot be moved to another person's row and still open. One key, derived from SECRET_KEY.
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import { createSealer } from '../../platform/crypto.ts';
+import type { Database, Executor } from '../../platform/db/database.ts';
+import type {
+  ClaimedIdentity,
+  IdentityDocument,
+  IdentityDocumentFields,
+  IdentityEvidence,
+  IdentityImage,
+  IdentityProvider,
+  IdentityStep,
+  IdentityUnavailable,
+  PersonDetails,
+  Verification,
+} from './identity-provider.ts';
+import { behaviourOf, outcomeOf, type SandboxOutcome } from './sandbox-identity-outcomes.ts';
+
+const steps: readonly IdentityStep[] = ['details', 'document', 'selfie'];
+
+type Side = 'front' | 'back' | 'selfie';
+
+const unavailable: IdentityUnavailable = {
+  ok: false,
+  kind: 'unavailable',
+  message: 'The sandbox identity provider is unavailable for this person (last name Unavailable).',
+};
+
+interface StepRow {
+  id: string;
+  step: IdentityStep;
+  fields_sealed: string | null;
+}
+
+interface AttemptRow {
+  attempt: number;
+  details_id: string;
+  document_id: string;
+  selfie_id: string;
+  outcome: SandboxOutcome;
+  verified_at: Date;
+}
+
+function sealBytes(key: Buffer, plaintext: Buffer, context: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([Buffer.from([1]), iv, cipher.getAuthTag(), body]);
+}
+
+function openBytes(key: Buffer, sealed: Uint8Array, context: string): Buffer {
+  const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  if (bytes[0] !== 1 || bytes.length < 29) throw new Error('Unrecognised sealed image');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 13));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(bytes.subarray(13, 29));
+  return Buffer.concat([decipher.update(bytes.subarray(29)), decipher.final()]);
+}
+
+export function fullNameOf(details: PersonDetails): string {
+  return [details.firstName, details.middleName, details.lastName]
+    .map((part) => part?.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+    .join(' ');
+}
+
+function claimedIdentity(details: PersonDetails, document: IdentityDocumentFields): ClaimedIdentity {
+  return { fullName: fullNameOf(details), dateOfBirth: details.dateOfBirth, country: document.issuingCountry, residenceCountry: details.address.country };
+}
+
+export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: Buffer }): IdentityProvider {
+  const { db, clock, key } = deps;
+  const sealer = createSealer(key);
+
+  /** Locks the subject for the rest of the transaction; a step saved for a subject never created is a bug. */
+  async function lockSubject(tx: Executor, subjectRef: string): Promise<void> {
+    const [subject] = await tx.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1 FOR UPDATE', [subjectRef]);
+    if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
+  }
+
+  async function currentSteps(tx: Executor, subjectRef: string): Promise<Map<IdentityStep, StepRow>> {
+    const rows = await tx.query<StepRow>('SELECT id, step, fields_sealed FROM sandbox_identity_steps WHERE subject_ref = $1 AND current', [subjectRef]);
+    return new Map(rows.map((row) => [row.step, row]));
+  }
+
+  async function saveStep(subjectRef: string, step: IdentityStep, fields: object | null, images: Array<[Side, IdentityImage]>): Promise<{ ok: true }> {
+    const id = randomUUID();
+    const fieldsSealed = fields === null ? null : sealer.seal(JSON.stringify(fields));
+    const sealedImages = images.map(([side, image]) => [side, image.contentType, sealBytes(key, image.bytes, `${id}:${side}`)] as const);
+    await db.transaction(async (tx) => {
+      await lockSubject(tx, subjectRef);
+      // The step saved before goes, unless a verified attempt ran on it: then it stays, as that
+      // attempt's evidence, and stops being current.
+      const previous = [subjectRef, step];
+      await tx.query(
+        `DELETE FROM sandbox_identity_steps s WHERE s.subject_ref = $1 AND s.step = $2 AND s.current
+           AND NOT EXISTS (SELECT 1 FROM sandbox_identity_attempts a WHERE s.id IN (a.details_id, a.document_id, a.selfie_id))`,
+        previous,
+      );
+      await tx.query('UPDATE sandbox_identity_steps SET current = false WHERE subject_ref = $1 AND step = $2 AND current', previous);
+      await tx.query(
+        'INSERT INTO sandbox_identity_steps (id, subject_ref, step, fields_sealed, current, saved_at) VALUES ($1, $2, $3, $4, true, $5)',
+        [id, subjectRef, step, fieldsSealed, clock.now()],
+      );
+      for (const [side, contentType, sealed] of sealedImages) {
+        await tx.query('INSERT INTO sandbox_identity_images (step_id, side, content_type, sealed) VALUES ($1, $2, $3, $4)', [id, side, contentType, sealed]);
+      }
+    });
+    return { ok: true };
+  }
+
+  function openFields<T>(row: { fields_sealed: string | null }): T {
+    if (row.fields_sealed === null) throw new Error('Sandbox identity: a step without fields');
+    return JSON.parse(sealer.open(row.fields_sealed)) as T;
+  }
+
+  async function readFields<T>(tx: Executor, stepId: string): Promise<T> {
+    const [row] = await tx.query<{ fields_sealed: string | null }>('SELECT fields_sealed FROM sandbox_identity_steps WHERE id = $1', [stepId]);
+    if (!row) throw new Error(`Sandbox identity: step ${stepId} is gone`);
+    return openFields<T>(row);
+  }
+
+  async function readImages(tx: Executor, stepIds: string[]): Promise<Map<Side, IdentityImage>> {
+    const rows = await tx.query<{ step_id: string; side: Side; content_type: IdentityImage['contentType']; sealed: Uint8Array }>(
+      'SELECT step_id, side, content_type, sealed FROM sandbox_identity_images WHERE step_id = ANY($1::text[])',
+      [stepIds],
+    );
+    return new Map(rows.map((r) => [r.side, { contentType: r.content_type, bytes: openBytes(key, r.sealed, `${r.step_id}:${r.side}`) }]));
+  }
+
+  async function verification(tx: Executor, row: AttemptRow): Promise<Verification> {
+    const details = await readFields<PersonDetails>(tx, row.details_id);
+    const document = await readFields<IdentityDocumentFields>(tx, row.document_id);
+    return { ok: true, attempt: row.attempt, ...row.outcome, claimed: claimedIdentity(details, document) };
+  }
+
+  const attemptColumns = 'attempt, details_id, document_id, selfie_id, outcome, verified_at';
+
+  return {
+    name: 'sandbox',
+
+    async createSubject() {
+      const subjectRef = `sbx_subject_${randomBytes(16).toString('base64url')}`;
+      await db.query('INSERT INTO sandbox_identity_subjects (ref, created_at) VALUES ($1, $2)', [subjectRef, clock.now()]);
+      return { ok: true, subjectRef };
+    },
+
+    saveDetails: (subjectRef, details) => saveStep(subjectRef, 'details', details, []),
+
+    saveDocument(subjectRef, document: IdentityDocument) {
+      const { front, back, ...fields } = document;
+      return saveStep(subjectRef, 'document', fields, back ? [['front', front], ['back', back]] : [['front', front]]);
+    },
+
+    saveSelfie: (subjectRef, selfie) => saveStep(subjectRef, 'selfie', null, [['selfie', selfie]]),
+
+    async missing(subjectRef) {
+      const [subject] = await db.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+      if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
+      const saved = await currentSteps(db, subjectRef);
+      return { ok: true, missing: steps.filter((step) => !saved.has(step)) };
+    },
+
+    async verify(subjectRef, { attempt }) {
+      if (!Number.isInteger(attempt) || attempt < 1) throw new Error(`Sandbox identity: attempt ${attempt} is not a positive integer`);
+      return db.transaction(async (tx) => {
+        await lockSubject(tx, subjectRef);
+        const [done] = await tx.query<AttemptRow>(`SELECT ${attemptColumns} FROM sandbox_identity_attempts WHERE subject_ref = $1 AND attempt = $2`, [
+          subjectRef,
+          attempt,
+        ]);
+        if (done) return verification(tx, done);
+
+        const saved = await currentSteps(tx, subjectRef);
+        const absent = steps.filter((step) => !saved.has(step));
+        if (absent.length > 0) throw new Error(`Sandbox identity: subject ${subjectRef} cannot be verified without its ${absent.join(', ')}`);
+        const [details, document, selfie] = [saved.get('details')!, saved.get('document')!, saved.get('selfie')!];
+        const behaviour = behaviourOf(openFields<PersonDetails>(details).lastName);
+        if (behaviour === 'unavailable') return unavailable;
+        const outcome = outcomeOf(behaviour, openFields<IdentityDocumentFields>(document).type);
+        const [row] = await tx.query<AttemptRow>(
+          `INSERT INTO sandbox_identity_attempts (subject_ref, attempt, details_id, document_id, selfie_id, outcome, verified_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${attemptColumns}`,
+          [subjectRef, attempt, details.id, document.id, selfie.id, JSON.stringify(outcome), clock.now()],
+        );
+        return verification(tx, row!);
+      });
+    },
+
+    async evidence(subjectRef, { includeScans }) {
+      return db.transaction(async (tx) => {
+        const [subject] = await tx.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+        if (!subject) return { ok: false, kind: 'not_found', message: `The identity provider holds nothing for subject ${subjectRef}.` };
+        const current = (await currentSteps(tx, subjectRef)).get('details');
+        if (current && behaviourOf(openFields<PersonDetails>(current).lastName) === 'unavailable') return unavailable;
+
+        const [last] = await tx.query<AttemptRow>(
+          `SELECT ${attemptColumns} FROM sandbox_identity_attempts WHERE subject_ref = $1 ORDER BY attempt DESC LIMIT 1`,
+          [subjectRef],
+        );
+        if (!last) return { ok: true, evidence: null };
+        const { claimed, checks, faceMatch } = await verification(tx, last);
+        const evidence: IdentityEvidence = {
+          attempt: last.attempt,
+          verifiedAt: last.verified_at,
+          details: await readFields<PersonDetails>(tx, last.details_id),
+          document: await readFields<IdentityDocumentFields>(tx, last.document_id),
+          claimed,
+          faceMatch,
+          checks,
+        };
+        if (includeScans) {
+          const images = await readImages(tx, [last.document_id, last.selfie_id]);
+          evidence.document = { ...evidence.document, front: images.get('front'), ...(images.has('back') ? { back: images.get('back') } : {}) };
+          evidence.selfie = images.get('selfie');
+        }
+        return { ok: true, evidence };
+      });
+    },
+
+    async forget(subjectRef) {
+      // The steps, their images and the attempts go with the subject (ON DELETE CASCADE).
+      await db.query('DELETE FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+      return { ok: true };
+    },
+  };
+}
