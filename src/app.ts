@@ -14,6 +14,7 @@ import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
 import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
 import { registerVerificationRoutes } from './modules/verifications/verifications.routes.ts';
+import { registerVerificationSessionRoutes } from './modules/verifications/verification-sessions.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -79,6 +80,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerSystemRoutes(app, { isReady: services.isReady });
   registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
   registerAdminRoutes(app, services);
+  registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
   registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });

@@ -53,6 +53,7 @@ import { createPaymentLinkService, type PaymentLinkService } from './modules/pay
 import { paymentJobs, paymentJobSpecs } from './modules/payments/payments.jobs.ts';
 import { createPaymentService, paymentCodec, type PaymentService } from './modules/payments/payments.service.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/verifications.service.ts';
+import { createVerificationSessionService, type VerificationSessionService } from './modules/verifications/verification-sessions.service.ts';
 
 export interface Services {
   config: Config;
@@ -88,6 +89,8 @@ export interface Services {
   paymentLinks: PaymentLinkService;
   /** Identity verification requests, their individuals and links. */
   verifications: VerificationService;
+  /** A verification link's exchange for the person's session, and what the session may do. */
+  verificationSessions: VerificationSessionService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -228,11 +231,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       settleAfterSeconds: 60,
       partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
     });
+    const verificationLinkKey = deriveKey(config.SECRET_KEY, 'verification-link-tokens');
+    const verificationSessions = createVerificationSessionService({
+      db,
+      clock,
+      outbox,
+      linkKey: verificationLinkKey,
+      sessionKey: deriveKey(config.SECRET_KEY, 'verification-session-tokens'),
+      sessionLifetimeHours: 24,
+      partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
+    });
     const verifications = createVerificationService({
       db,
       clock,
       outbox,
-      tokenKey: deriveKey(config.SECRET_KEY, 'verification-link-tokens'),
+      tokenKey: verificationLinkKey,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       linkLifetimeDays: config.VERIFICATION_LINK_DAYS,
       maxAttempts: config.VERIFICATION_MAX_ATTEMPTS,
@@ -320,6 +333,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       payments,
       paymentLinks,
       verifications,
+      verificationSessions,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

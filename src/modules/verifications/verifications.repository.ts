@@ -110,3 +110,54 @@ export async function insertLink(db: Executor, link: { token_hash: string; indiv
     link.created_at,
   ]);
 }
+
+export interface LinkRow {
+  token_hash: string;
+  individual_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  replaced_at: Date | null;
+}
+
+/** Locked: two tabs opening the same link at once spend it once. */
+export async function findLinkForUpdate(db: Executor, tokenHash: string): Promise<LinkRow | undefined> {
+  const rows = await db.query<LinkRow>('SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = $1 FOR UPDATE', [tokenHash]);
+  return rows[0];
+}
+
+export async function spendLink(db: Executor, tokenHash: string, at: Date): Promise<void> {
+  await db.query('UPDATE verification_links SET used_at = $2 WHERE token_hash = $1', [tokenHash, at]);
+}
+
+export async function findIndividual(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<IndividualRow | undefined> {
+  const rows = await db.query<IndividualRow>(`SELECT ${individualColumns} FROM verification_individuals WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0];
+}
+
+export async function setIndividualStatus(db: Executor, id: string, status: IndividualStatus, at: Date): Promise<void> {
+  await db.query('UPDATE verification_individuals SET status = $2, updated_at = $3 WHERE id = $1', [id, status, at]);
+}
+
+// ---- Sessions ----
+
+export async function insertSession(db: Executor, session: { token_hash: string; individual_id: string; expires_at: Date; created_at: Date }): Promise<void> {
+  await db.query('INSERT INTO verification_sessions (token_hash, individual_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
+    session.token_hash,
+    session.individual_id,
+    session.expires_at,
+    session.created_at,
+  ]);
+}
+
+/** A session that still works: not revoked, not expired. */
+export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<{ individual_id: string; expires_at: Date } | undefined> {
+  const rows = await db.query<{ individual_id: string; expires_at: Date }>(
+    'SELECT individual_id, expires_at FROM verification_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
+    [tokenHash, now],
+  );
+  return rows[0];
+}
+
+export async function revokeSessions(db: Executor, individualId: string, at: Date): Promise<void> {
+  await db.query('UPDATE verification_sessions SET revoked_at = $2 WHERE individual_id = $1 AND revoked_at IS NULL', [individualId, at]);
+}

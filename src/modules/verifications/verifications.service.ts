@@ -268,6 +268,8 @@ export function createVerificationService(deps: {
         for (const individual of chosen) {
           const token = randomToken(32);
           await repo.replaceLiveLink(tx, individual.id, now);
+          // A new link is a new start: a session opened with an earlier one ends with it.
+          await repo.revokeSessions(tx, individual.id, now);
           await repo.insertLink(tx, { token_hash: hmacHex(deps.tokenKey, token), individual_id: individual.id, expires_at: expiresAt, created_at: now });
           minted.push({ id: individual.id, externalId: individual.external_id, verificationUrl: `${deps.publicBaseUrl}/v/${token}`, expiresAt: expiresAt.toISOString() });
         }
