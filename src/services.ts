@@ -239,6 +239,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       linkKey: verificationLinkKey,
       sessionKey: deriveKey(config.SECRET_KEY, 'verification-session-tokens'),
       sessionLifetimeHours: 24,
+      identity,
       partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
     });
     const verifications = createVerificationService({

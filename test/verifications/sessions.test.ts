@@ -103,3 +103,51 @@ describe('opening a link', () => {
     assert.equal((await session(opened)).statusCode, 401);
   });
 });
+
+describe('the details step', () => {
+  const details = { firstName: 'Jo', middleName: 'Anne', lastName: 'Citizen', dateOfBirth: '1988-04-12', address: { line1: '1 George St', locality: 'Sydney', state: 'NSW', postcode: '2000', country: 'AU' }, email: 'jo@example.com', phone: '+61 400 000 000' };
+  const put = (sessionToken: string | undefined, payload: unknown) =>
+    t.app.inject({ method: 'PUT', url: '/hosted/v1/verification-session/details', headers: sessionToken ? { authorization: `Bearer ${sessionToken}` } : {}, payload: payload as object });
+
+  it('sends the details to the identity provider and keeps only its subject reference', async () => {
+    const { individualId, token } = await linked();
+    const sessionToken = (await open(token)).json<{ sessionToken: string }>().sessionToken;
+    const res = await put(sessionToken, details);
+    assert.equal(res.statusCode, 200, res.body);
+    const [row] = await t.services.db.query<{ subject_ref: string | null }>('SELECT subject_ref FROM verification_individuals WHERE id = $1', [individualId]);
+    assert.ok(row!.subject_ref, 'a subject was made at the provider');
+    assert.deepEqual((await t.services.identity.missing(row!.subject_ref!)), { ok: true, missing: ['document', 'selfie'] });
+    // Saved again: the same subject, replaced details.
+    assert.equal((await put(sessionToken, { ...details, firstName: 'Joanne' })).statusCode, 200);
+    const [again] = await t.services.db.query<{ subject_ref: string }>('SELECT subject_ref FROM verification_individuals WHERE id = $1', [individualId]);
+    assert.equal(again!.subject_ref, row!.subject_ref);
+    // Nothing of it in PVS's own tables.
+    const pvs = JSON.stringify(await t.services.db.query('SELECT * FROM verification_individuals'));
+    for (const value of ['Citizen', '1988-04-12', 'jo@example.com', '400 000 000', 'George St']) assert.ok(!pvs.includes(value), `${value} in verification_individuals`);
+    assert.ok(!t.logText().includes('Citizen') && !t.logText().includes('1988-04-12'), 'nor in the logs');
+  });
+
+  it('refuses what is wrong in words, each at its pointer; without a session it is 401 before the body is read', async () => {
+    const { token } = await linked();
+    const sessionToken = (await open(token)).json<{ sessionToken: string }>().sessionToken;
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ ...details, dateOfBirth: '2999-01-01' }, '/dateOfBirth', /future/],
+      [{ ...details, dateOfBirth: '12/04/1988' }, '/dateOfBirth', /YYYY-MM-DD/],
+      [{ ...details, address: { ...details.address, country: 'ZZ' } }, '/address/country', /country code/],
+      [{ ...details, address: { ...details.address, country: 'Australia' } }, '/address/country', /two-letter/],
+      [{ ...details, address: { ...details.address, postcode: '20000' } }, '/address/postcode', /4 digits/],
+      [{ ...details, phone: 'call me' }, '/phone', /phone number/],
+      [{ ...details, email: 'jo at example' }, '/email', /email/],
+      [{ ...details, lastName: '' }, '/lastName', /.+/],
+    ];
+    for (const [payload, pointer, message] of cases) {
+      const res = await put(sessionToken, payload);
+      assert.equal(res.statusCode, 400, `${pointer}: ${res.body}`);
+      const found = res.json<{ errors: Array<{ pointer: string; message: string }> }>().errors.find((e) => e.pointer === pointer);
+      assert.ok(found, `${pointer} not in ${res.body}`);
+      assert.match(found.message, message);
+    }
+    const anonymous = await put(undefined, { nonsense: true });
+    assert.equal(anonymous.statusCode, 401);
+  });
+});

@@ -4,8 +4,10 @@
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
+import { AppError, notFound, type FieldProblem } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/outbox.ts';
+import type { IdentityProvider, PersonDetails } from '../../providers/identity/identity-provider.ts';
+import { isCountryCode } from '../screening/formats/countries.ts';
 import { verificationIndividualInProgress } from '../webhooks/events/verifications.events.ts';
 import * as repo from './verifications.repository.ts';
 import { terminalStatuses } from './verifications.schemas.ts';
@@ -27,6 +29,7 @@ export function createVerificationSessionService(deps: {
   linkKey: Buffer;
   sessionKey: Buffer;
   sessionLifetimeHours: number;
+  identity: IdentityProvider;
   partnerName(partnerId: string): Promise<string>;
 }) {
   const { db, clock, outbox } = deps;
@@ -83,7 +86,53 @@ export function createVerificationSessionService(deps: {
     },
 
     view: viewOf,
+
+    /**
+     * The person's details go to the identity provider (a subject is made for them on their first step);
+     * PVS keeps only the subject's reference. Saving again replaces what was saved.
+     */
+    async saveDetails(individual: repo.IndividualRow, details: PersonDetails): Promise<void> {
+      assertOpen(individual);
+      const problems = detailsProblems(details, clock.now());
+      if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+      const subjectRef = await subjectOf(individual);
+      const saved = await deps.identity.saveDetails(subjectRef, details);
+      if (!saved.ok) throw identityUnavailable();
+    },
   };
+
+  /** The individual's subject at the provider, made on first use (outside any transaction: it is a call). */
+  async function subjectOf(individual: repo.IndividualRow): Promise<string> {
+    if (individual.subject_ref) return individual.subject_ref;
+    const created = await deps.identity.createSubject();
+    if (!created.ok) throw identityUnavailable();
+    if (await repo.setSubjectRef(db, individual.id, created.subjectRef, clock.now())) return created.subjectRef;
+    // Another request of the same person made one first: use it, and let the provider forget this one.
+    await deps.identity.forget(created.subjectRef);
+    return (await repo.findIndividual(db, individual.id))!.subject_ref!;
+  }
+}
+
+/** Steps are taken while the individual is IN_PROGRESS: not before the link is opened, not once checks have an outcome. */
+function assertOpen(individual: repo.IndividualRow): void {
+  if (individual.status !== 'IN_PROGRESS') {
+    throw new AppError('INVALID_STATE', `This verification is ${individual.status}; nothing can be changed now`);
+  }
+}
+
+function identityUnavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The identity service did not answer; your details were not lost. Try again in a moment', { retryAfter: 5 });
+}
+
+/** What the schema cannot judge, in the person's words: a real date of birth, a real country, an Australian postcode. */
+export function detailsProblems(details: PersonDetails, now: Date): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const born = new Date(`${details.dateOfBirth}T00:00:00Z`);
+  if (born > now) problems.push({ pointer: '/dateOfBirth', message: 'cannot be in the future' });
+  else if (born < new Date('1900-01-01T00:00:00Z')) problems.push({ pointer: '/dateOfBirth', message: 'must be after 1 January 1900' });
+  if (!isCountryCode(details.address.country)) problems.push({ pointer: '/address/country', message: 'must be a country code such as AU' });
+  if (details.address.country === 'AU' && !/^[0-9]{4}$/.test(details.address.postcode)) problems.push({ pointer: '/address/postcode', message: 'must be 4 digits for an Australian address' });
+  return problems;
 }
 
 export type VerificationSessionService = ReturnType<typeof createVerificationSessionService>;

@@ -72,12 +72,14 @@ export interface IndividualRow {
   max_attempts: number;
   manual_override: boolean;
   check_results: Array<{ name: string; checkType: string; result: string; code: string; message?: string }>;
+  /** The identity provider's subject, made when the person saves their first step. */
+  subject_ref: string | null;
   completed_at: Date | null;
   created_at: Date;
 }
 
 const individualColumns =
-  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, completed_at, created_at';
+  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, completed_at, created_at';
 
 export async function insertIndividual(
   db: Executor,
@@ -160,4 +162,10 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
 
 export async function revokeSessions(db: Executor, individualId: string, at: Date): Promise<void> {
   await db.query('UPDATE verification_sessions SET revoked_at = $2 WHERE individual_id = $1 AND revoked_at IS NULL', [individualId, at]);
+}
+
+/** Records the individual's provider subject once: false when another request recorded one first. */
+export async function setSubjectRef(db: Executor, individualId: string, subjectRef: string, at: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE verification_individuals SET subject_ref = $2, updated_at = $3 WHERE id = $1 AND subject_ref IS NULL RETURNING id', [individualId, subjectRef, at]);
+  return rows.length === 1;
 }
