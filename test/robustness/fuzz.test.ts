@@ -145,6 +145,13 @@ function withOperatorAuth(op: FuzzOperation): FuzzOperation {
   return { ...op, partnerAuth: false, fixed: { ...op.fixed, headers: { ...op.fixed.headers, authorization: operator.headers.authorization } } };
 }
 
+/** The hosted verification session's calls take the person's session token (`Authorization: Bearer …`). */
+let sessionToken: string;
+function withSessionAuth(op: FuzzOperation): FuzzOperation {
+  if (!op.path.startsWith('/hosted/v1/verification-session/') && op.path !== '/hosted/v1/verification-session') return op;
+  return { ...op, fixed: { ...op.fixed, headers: { ...op.fixed.headers, authorization: `Bearer ${sessionToken}` } } };
+}
+
 async function send(request: BuiltRequest) {
   return t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
 }
@@ -178,6 +185,11 @@ before(async () => {
   const hostedContactId = await created('/v1/contacts', { name: 'Fuzz Hosted Contact' });
   const linkToken = new URL(await created(`/v1/contacts/${hostedContactId}/card-link`, undefined, 'url')).pathname.split('/').pop()!;
   const lookupId = await created('/v1/business-lookups', { abn: '32 111 111 114' }, 'lookupRequestId');
+  // A person's verification session, open for the whole run (its individual stays IN_PROGRESS).
+  const verificationId = await created('/v1/verifications', { mode: 'TPB_POI', individuals: [{ role: 'DIRECTOR' }] });
+  const links = await t.app.inject({ method: 'POST', url: `/v1/verifications/${verificationId}/links`, headers: partner.headers, payload: {} });
+  const verificationLink = links.json<{ individuals: Array<{ verificationUrl: string }> }>().individuals[0]!.verificationUrl.split('/v/')[1]!;
+  sessionToken = await created('/hosted/v1/verification-sessions', { token: verificationLink }, 'sessionToken');
   const kept: Record<string, string> = {
     '/v1/contacts/{id}': contactId,
     '/v1/webhook-destinations/{id}': await created('/v1/webhook-destinations', { url: 'https://example.com/fuzz-hook' }),
@@ -214,7 +226,7 @@ before(async () => {
   const document = await t.app.inject({ method: 'GET', url: '/openapi.json' });
   assert.equal(document.statusCode, 200);
   const documented = documentedOperations(document.json());
-  operations = [...documented.map(withOperatorAuth), ...hiddenOperations(routes, documented, skipRoute).flatMap(expandHidden)].sort((a, b) => a.key.localeCompare(b.key));
+  operations = [...documented.map(withOperatorAuth).map(withSessionAuth), ...hiddenOperations(routes, documented, skipRoute).flatMap(expandHidden)].sort((a, b) => a.key.localeCompare(b.key));
 
   for (const op of operations) {
     const response = await send(buildRequest(op, context));
