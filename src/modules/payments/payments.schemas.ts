@@ -74,18 +74,8 @@ export const PaymentListQuery = ListQuery({
 
 export const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The payment (`pay_…`).' }) });
 
-export const PayBody = Type.Object(
-  {
-    paymentToken: Type.String({
-      minLength: 4,
-      maxLength: 255,
-      pattern: '^[A-Za-z0-9_]+$',
-      'x-message': 'must be the gateway’s token: letters, digits and underscores',
-      description: 'The gateway’s token for the card (`tok_…`, or `pm_…` from Stripe.js).',
-    }),
-  },
-  { additionalProperties: false },
-);
+// What a hosted page hands PVS is the same whether it saves a card or pays once: the gateway's token.
+export { SaveCardBody as PayBody } from '../billing/billing.schemas.ts';
 
 export const PayResult = Type.Object(
   { status: Status },

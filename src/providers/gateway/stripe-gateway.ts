@@ -131,6 +131,27 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     }
   }
 
+  /**
+   * A PaymentIntent confirmed at once, in AUD, cards only, under the caller's key (also kept in its
+   * metadata, so findCharge can find it after Stripe has forgotten the key).
+   */
+  async function confirmPayment(
+    operation: 'charge' | 'pay',
+    params: { payment_method: string; amount: number; description: string; customer?: string; off_session?: boolean },
+    idempotencyKey: string,
+  ): Promise<ChargeResult> {
+    try {
+      const pi = await stripe.paymentIntents.create(
+        { ...params, currency: 'aud', confirm: true, allowed_payment_method_types: cardsOnly, metadata: { [idempotencyKeyMetadata]: idempotencyKey } },
+        { idempotencyKey },
+      );
+      return await settleCharge(pi, true);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) return declined(err, 'card_declined');
+      return failure(operation, err);
+    }
+  }
+
   return {
     name: 'stripe',
 
@@ -180,51 +201,12 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       }
     },
 
-    async charge({ customerRef, paymentMethodRef, amount, description, idempotencyKey }): Promise<ChargeResult> {
-      try {
-        const pi = await stripe.paymentIntents.create(
-          {
-            amount,
-            currency: 'aud',
-            customer: customerRef,
-            payment_method: paymentMethodRef,
-            off_session: true,
-            confirm: true,
-            description,
-            allowed_payment_method_types: cardsOnly,
-            metadata: { [idempotencyKeyMetadata]: idempotencyKey },
-          },
-          { idempotencyKey },
-        );
-        return await settleCharge(pi, true);
-      } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError) return declined(err, 'card_declined');
-        return failure('charge', err);
-      }
-    },
+    charge: ({ customerRef, paymentMethodRef, amount, description, idempotencyKey }) =>
+      confirmPayment('charge', { customer: customerRef, payment_method: paymentMethodRef, off_session: true, amount, description }, idempotencyKey),
 
     // The holder is on the page: no customer, and the payment method is spent by this one payment. A
     // card whose issuer asks for 3-D Secure comes back `authentication_required` (see docs/payments.md).
-    async pay({ token, amount, description, idempotencyKey }): Promise<ChargeResult> {
-      try {
-        const pi = await stripe.paymentIntents.create(
-          {
-            amount,
-            currency: 'aud',
-            payment_method: token,
-            confirm: true,
-            description,
-            allowed_payment_method_types: cardsOnly,
-            metadata: { [idempotencyKeyMetadata]: idempotencyKey },
-          },
-          { idempotencyKey },
-        );
-        return await settleCharge(pi, true);
-      } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError) return declined(err, 'card_declined');
-        return failure('pay', err);
-      }
-    },
+    pay: ({ token, amount, description, idempotencyKey }) => confirmPayment('pay', { payment_method: token, amount, description }, idempotencyKey),
 
     // Search, not retrieve: we keep no PaymentIntent id for an attempt whose answer was lost. Search is
     // eventually consistent (under a minute normally, longer in an outage; docs.stripe.com/search), so

@@ -1,5 +1,6 @@
 // Verification events carry ids and outcomes only: never a first name, last name, email or phone.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { verificationRoles } from '../../verifications/roles.ts';
 import { defineEvent, fields, nullable, oneOf, Timestamp } from './define.ts';
 
 const verificationRequestId = Type.String({ description: 'The verification request (`ver_…`).' });
@@ -10,24 +11,8 @@ const individual = {
 };
 const ids = { verificationRequestId: 'ver_01JD0000000000000000000000', individualId: 'ind_01JD0000000000000000000000', externalId: 'client-42' };
 
-// SPEC's VerificationRole values; an unrecognised role given at create is stored as OTHER.
-const roles = [
-  'DIRECTOR',
-  'OFFICER',
-  'SENIOR_MANAGING_OFFICIAL',
-  'AUTHORISED_REP',
-  'UBO',
-  'INDIVIDUAL_OWNER',
-  'PARTNER_MEMBER',
-  'MEMBER',
-  'TRUSTEE',
-  'APPOINTOR',
-  'BENEFICIARY',
-  'SETTLOR',
-  'PROTECTOR_GUARDIAN',
-  'OTHER_CONTROLLER',
-  'OTHER',
-] as const;
+// SPEC's VerificationRole values (one list, in modules/verifications/roles.ts); an unrecognised role given at create is stored as OTHER.
+const roles = verificationRoles;
 
 export const verificationRequestCreated = defineEvent({
   type: 'verification.request.created',
