@@ -15,6 +15,7 @@ import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
 import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
 import { registerVerificationRoutes } from './modules/verifications/verifications.routes.ts';
 import { registerVerificationSessionRoutes } from './modules/verifications/verification-sessions.routes.ts';
+import { registerVerificationDecisionRoutes } from './modules/verifications/verification-decisions.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -80,7 +81,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerSystemRoutes(app, { isReady: services.isReady });
   registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
   registerAdminRoutes(app, services);
-  registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
+  await registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
   registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
@@ -104,6 +105,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(
     opsApi({ operators: services.operators }, (api) => {
       registerOperatorRoutes(api, { operators: services.operators });
+      registerVerificationDecisionRoutes(api, { checks: services.verificationChecks });
       options.extraOpsRoutes?.(api);
     }),
     { prefix: '/ops/v1' },

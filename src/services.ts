@@ -54,6 +54,8 @@ import { paymentJobs, paymentJobSpecs } from './modules/payments/payments.jobs.t
 import { createPaymentService, paymentCodec, type PaymentService } from './modules/payments/payments.service.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/verifications.service.ts';
 import { createVerificationSessionService, type VerificationSessionService } from './modules/verifications/verification-sessions.service.ts';
+import { createVerificationCheckService, type VerificationCheckService } from './modules/verifications/verification-checks.service.ts';
+import { verificationCheckJob, verificationJobs } from './modules/verifications/verifications.jobs.ts';
 
 export interface Services {
   config: Config;
@@ -91,6 +93,8 @@ export interface Services {
   verifications: VerificationService;
   /** A verification link's exchange for the person's session, and what the session may do. */
   verificationSessions: VerificationSessionService;
+  /** The checks of submitted attempts, their outcomes, and operators' decisions. */
+  verificationChecks: VerificationCheckService;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -153,7 +157,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     // The queue knows every kind up front; handlers that call services are bound once those exist.
-    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs] });
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs, verificationCheckJob] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -240,8 +244,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       sessionKey: deriveKey(config.SECRET_KEY, 'verification-session-tokens'),
       sessionLifetimeHours: 24,
       identity,
+      charges,
+      queue,
       partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
     });
+    const verificationChecks = createVerificationCheckService({ db, clock, outbox, identity, screening, logger: logger.child({ module: 'verifications' }) });
     const verifications = createVerificationService({
       db,
       clock,
@@ -257,6 +264,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       ...billingJobs({ runs: billingRuns }),
       ...lookupJobs({ lookups }),
       ...paymentJobs({ links: paymentLinks }),
+      ...verificationJobs({ checks: verificationChecks }),
     ];
 
     const keys = await loadSigningKeys({ db, clock, secretKey: config.SECRET_KEY });
@@ -335,6 +343,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       paymentLinks,
       verifications,
       verificationSessions,
+      verificationChecks,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

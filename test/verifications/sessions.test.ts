@@ -50,6 +50,8 @@ describe('opening a link', () => {
         individual: { role: 'AUTHORISED_REP', roleDescription: 'signs the BAS', status: 'IN_PROGRESS' },
         partner: { name: 'Ledger Tax' },
         attemptsRemaining: 3,
+        completedSteps: [],
+        attempt: null,
       },
     );
     const read = await t.app.inject({ method: 'GET', url: `/v1/verifications/${requestId}`, headers: partner.headers });

@@ -88,12 +88,12 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
      * contact is checked again here, locked, so a card removed or a block set since the gate counts.
      * Charging the same work again (a retried job) answers the first charge.
      */
-    async charge(tx: Tx, tenant: Tenant, input: { payer: Payer; product: Product; referenceId: string }): Promise<Charge> {
+    async charge(tx: Tx, tenant: Tenant, input: { payer: Payer; product: Product; referenceId: string }, options: { gate?: boolean } = {}): Promise<Charge> {
       const existing = await repo.findChargeByReference(tx, tenant, input.product, input.referenceId);
       if (existing) return toCharge(existing);
       const now = clock.now();
       const contactId = input.payer.billedTo === 'CONTACT' ? input.payer.contactId : null;
-      if (contactId) assertBillable(await contacts.findContact(tx, tenant, contactId, { lock: 'share' }), contactId, '/contactId');
+      if (contactId && options.gate !== false) assertBillable(await contacts.findContact(tx, tenant, contactId, { lock: 'share' }), contactId, '/contactId');
       const amount = deps.prices[input.product];
       const runId = contactId ? await runFor(tx, tenant, contactId, amount) : null;
       const row = await repo.insertCharge(tx, {
@@ -109,6 +109,16 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
         created_at: now,
       });
       return toCharge(row);
+    },
+
+    /**
+     * The charge for work accepted earlier, when it is done later (a verification's individual is charged
+     * when the person submits their first attempt; the gate ran when the request was created). The
+     * contact is charged whatever its state now: the person doing the work is not the one to tell about
+     * a contact's billing, and a contact that cannot pay shows as a failed billing run, as any decline.
+     */
+    chargeAccepted(tx: Tx, tenant: Tenant, input: { payer: Payer; product: Product; referenceId: string }): Promise<Charge> {
+      return service.charge(tx, tenant, input, { gate: false });
     },
 
     /**

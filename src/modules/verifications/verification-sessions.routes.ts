@@ -1,12 +1,52 @@
 // The hosted verification flow's JSON API (tag `hosted`): what the page at /v/{token} calls, and what a
 // test can drive without a browser. No partner credentials: the link, then the session, is the authority.
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
+import { maxImageBytes, imageRefusalMessages } from '../../platform/images.ts';
+import { formFiles, installMultipart, readForm } from '../../platform/http/multipart.ts';
 import { bearer } from '../../platform/http/partner-api.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 import type { VerificationSessionService } from './verification-sessions.service.ts';
 import type { IndividualRow } from './verifications.repository.ts';
+
+/**
+ * The page keeps the session in this cookie (HttpOnly, Secure, SameSite=Strict), so its script never
+ * holds the token; an API client sends `Authorization: Bearer` instead.
+ */
+export const verificationSessionCookie = 'pvs_verification_session';
+
+/** The session token from the Authorization header, or else from the page's cookie. */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  return bearer(request) ?? cookieValue(request.headers.cookie, verificationSessionCookie);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of header?.split(';') ?? []) {
+    const [key, ...value] = pair.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+const attemptStatuses = ['CHECKING', 'PASSED', 'MANUAL_REVIEW', 'RETRY', 'FAILED', 'LOCKED_OUT', 'UNAVAILABLE'] as const;
+const literals = <V extends string>(values: readonly V[], options: { description?: string } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+const sessionFields = {
+  completedSteps: Type.Array(literals(['details', 'document', 'selfie'] as const), { description: 'The steps saved so far, in flow order.' }),
+  attempt: Type.Union(
+    [
+      Type.Object({
+        number: Type.Integer({ minimum: 1 }),
+        status: literals(attemptStatuses, {
+          description:
+            'CHECKING while the checks run; then PASSED, MANUAL_REVIEW (a person at PVS looks), RETRY (this attempt failed, attempts remain: save the document and selfie again and submit), FAILED, LOCKED_OUT, or UNAVAILABLE (the checks could not run; it does not count: submit again later).',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The latest submitted attempt; null before the first submit.' },
+  ),
+};
 
 const Session = Type.Object(
   {
@@ -18,6 +58,7 @@ const Session = Type.Object(
     }),
     partner: Type.Object({ name: Type.String({ description: 'Who asked.' }) }),
     attemptsRemaining: Type.Integer(),
+    ...sessionFields,
   },
   { $id: 'VerificationSession', title: 'VerificationSession' },
 );
@@ -29,6 +70,7 @@ const OpenedSession = Type.Object(
     individual: Type.Object({ role: Type.String(), roleDescription: Type.Union([Type.String(), Type.Null()]), status: Type.String() }),
     partner: Type.Object({ name: Type.String() }),
     attemptsRemaining: Type.Integer(),
+    ...sessionFields,
   },
   { $id: 'OpenedVerificationSession', title: 'OpenedVerificationSession' },
 );
@@ -57,13 +99,53 @@ const DetailsBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerVerificationSessionRoutes(app: HttpApp, deps: { sessions: VerificationSessionService }): void {
+const DocumentForm = Type.Object(
+  {
+    type: literals(['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'] as const, { description: 'The kind of identity document.' }),
+    number: Type.String({
+      minLength: 1,
+      maxLength: 30,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9 -]*$',
+      'x-message': 'must be the document number: letters, digits, spaces or dashes',
+      description: 'The document number, as printed.',
+    }),
+    issuingCountry: Type.String({ pattern: '^[A-Z]{2}$', maxLength: 60, 'x-message': 'must be a two-letter country code such as AU', description: 'ISO 3166-1 alpha-2; AU for a driver licence or Medicare card.' }),
+    issuingState: Type.Optional(literals(['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'] as const, { description: 'The state or territory that issued a driver licence (required for one).' })),
+    cardNumber: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        pattern: '^[A-Za-z0-9]+$',
+        'x-message': 'must be letters and digits only',
+        description: 'A driver licence’s card number, or the Medicare card’s individual reference number (required for Medicare).',
+      }),
+    ),
+    expiryDate: Type.Optional(Type.String({ format: 'date', maxLength: 10, 'x-message': 'must be a date as YYYY-MM-DD', description: 'YYYY-MM-DD, when the document has one.' })),
+    front: Type.String({ format: 'binary', description: 'The front (a passport’s photo page): JPEG or PNG, at most 10 MiB.' }),
+    back: Type.Optional(Type.String({ format: 'binary', description: 'The back (a driver licence’s): JPEG or PNG, at most 10 MiB.' })),
+  },
+  { additionalProperties: false },
+);
+
+const SelfieForm = Type.Object({ image: Type.String({ format: 'binary', description: 'A photo of the person’s face: JPEG or PNG, at most 10 MiB.' }) }, { additionalProperties: false });
+
+const Submitted = Type.Object(
+  {
+    status: literals(attemptStatuses, { description: 'The attempt’s status: CHECKING, until the checks (run in the background) record an outcome; poll the session.' }),
+    attemptsRemaining: Type.Integer({ description: 'Attempts left after this one.' }),
+  },
+  { $id: 'SubmittedVerificationAttempt', title: 'SubmittedVerificationAttempt' },
+);
+
+const uploadShape = { maxFileBytes: maxImageBytes, tooLargeMessage: imageRefusalMessages.TOO_LARGE };
+
+export async function registerVerificationSessionRoutes(app: HttpApp, deps: { sessions: VerificationSessionService }): Promise<void> {
   const tags = ['hosted'];
 
   // The session is checked first, before the body is read: a caller without one learns nothing more.
   const sessions = new WeakMap<FastifyRequest, { individual: IndividualRow; expiresAt: Date }>();
   const withSession = async (request: FastifyRequest) => {
-    const session = await deps.sessions.individualOf(bearer(request));
+    const session = await deps.sessions.individualOf(sessionTokenOf(request));
     if (!session) throw new AppError('UNAUTHENTICATED', 'The verification session is unknown, has expired or was replaced; open your latest link again');
     sessions.set(request, session);
   };
@@ -82,7 +164,15 @@ export function registerVerificationSessionRoutes(app: HttpApp, deps: { sessions
         response: { 201: OpenedSession },
       },
     },
-    async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await deps.sessions.open(request.body.token)),
+    async (request, reply) => {
+      const opened = await deps.sessions.open(request.body.token);
+      const maxAge = Math.max(0, Math.floor((Date.parse(opened.expiresAt) - Date.now()) / 1000));
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .header('set-cookie', `${verificationSessionCookie}=${opened.sessionToken}; Path=/; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=Strict`)
+        .send(opened);
+    },
   );
 
   app.get(
@@ -122,5 +212,79 @@ export function registerVerificationSessionRoutes(app: HttpApp, deps: { sessions
       await deps.sessions.saveDetails(session.individual, request.body);
       return reply.header('cache-control', 'no-store').send(await deps.sessions.view(session.individual, session.expiresAt));
     },
+  );
+
+  const sendView = async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = sessionOf(request);
+    // Reread: the step may have changed what the view shows (the steps saved).
+    return reply.header('cache-control', 'no-store').send(await deps.sessions.view(session.individual, session.expiresAt));
+  };
+
+  // The uploads take multipart forms; only these routes parse them.
+  await app.register(async (scope) => {
+    const uploads = scope as HttpApp;
+    await installMultipart(uploads, uploadShape);
+
+    uploads.post(
+      '/hosted/v1/verification-session/document',
+      {
+        schema: {
+          tags,
+          summary: 'Save the identity document',
+          description:
+            'With `Authorization: Bearer <sessionToken>`. A multipart/form-data form: the document’s fields and its images, `front` and `back`. Each image must be a JPEG or PNG by its bytes (not its name), at most 10 MiB; its metadata (location, camera, time) is removed before it goes to the identity provider. Saving again replaces the document. 400 with a pointer per problem (`/front`: not a JPEG or PNG image); 409 INVALID_STATE once the verification has an outcome or while checks run; 415 for anything but a multipart form.',
+          operationId: 'saveVerificationDocument',
+          consumes: ['multipart/form-data'],
+          body: DocumentForm,
+          response: { 200: Session },
+        },
+        onRequest: withSession,
+        preValidation: readForm({ files: ['front', 'back'], ...uploadShape }),
+      },
+      async (request, reply) => {
+        const files = formFiles(request);
+        const { front: _front, back: _back, ...fields } = request.body;
+        await deps.sessions.saveDocument(sessionOf(request).individual, { ...fields, front: files.get('front')!, ...(files.has('back') ? { back: files.get('back')! } : {}) });
+        return sendView(request, reply);
+      },
+    );
+
+    uploads.post(
+      '/hosted/v1/verification-session/selfie',
+      {
+        schema: {
+          tags,
+          summary: 'Save the selfie',
+          description:
+            'With `Authorization: Bearer <sessionToken>`. A multipart/form-data form with one file, `image`: a photo of the person’s face, JPEG or PNG by its bytes, at most 10 MiB, its metadata removed. Saving again replaces it. 400 at `/image` for a file that is not one; 409 INVALID_STATE once the verification has an outcome or while checks run.',
+          operationId: 'saveVerificationSelfie',
+          consumes: ['multipart/form-data'],
+          body: SelfieForm,
+          response: { 200: Session },
+        },
+        onRequest: withSession,
+        preValidation: readForm({ files: ['image'], ...uploadShape }),
+      },
+      async (request, reply) => {
+        await deps.sessions.saveSelfie(sessionOf(request).individual, formFiles(request).get('image')!);
+        return sendView(request, reply);
+      },
+    );
+  });
+
+  app.post(
+    '/hosted/v1/verification-session/submit',
+    {
+      schema: {
+        tags,
+        summary: 'Submit for checking',
+        description:
+          'With `Authorization: Bearer <sessionToken>`. Starts an attempt once the details, document and selfie are saved: the checks run in the background and the answer is the attempt’s status, CHECKING; poll the session for the outcome. The first submit charges the individual’s verification price. 409 INVALID_STATE when a step is missing, the checks are already running, no attempts are left, or the verification has an outcome.',
+        operationId: 'submitVerification',
+        response: { 200: Submitted },
+      },
+      onRequest: withSession,
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await deps.sessions.submit(sessionOf(request).individual)),
   );
 }

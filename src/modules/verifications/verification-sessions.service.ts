@@ -1,14 +1,21 @@
 // The person's side of a verification link: its first use exchanges it for a session (the link is spent,
 // so it cannot be shared; the session lets the flow survive a reload), and the session says who asked
-// and why. The details, document, selfie and submit steps build on the session.
+// and why. Then the steps: details, document and selfie go to the identity provider (PVS keeps none of
+// them), and submit starts an attempt, whose checks run in a job (verification-checks.service.ts). The
+// first submit charges the individual's price, to the request's contact when it has one.
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { AppError, notFound, type FieldProblem } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/outbox.ts';
-import type { IdentityProvider, PersonDetails } from '../../providers/identity/identity-provider.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { tenantOf } from '../../platform/tenancy.ts';
+import type { IdentityDocument, IdentityDocumentFields, IdentityImage, IdentityProvider, IdentityStep, PersonDetails } from '../../providers/identity/identity-provider.ts';
+import type { ChargeService } from '../billing/charges.service.ts';
+import { cleanImage } from '../../platform/images.ts';
 import { isCountryCode } from '../screening/formats/countries.ts';
 import { verificationIndividualInProgress } from '../webhooks/events/verifications.events.ts';
+import { verificationCheckJob } from './verifications.jobs.ts';
 import * as repo from './verifications.repository.ts';
 import { terminalStatuses } from './verifications.schemas.ts';
 
@@ -19,6 +26,22 @@ export interface SessionView {
   individual: { role: string; roleDescription: string | null; status: string };
   partner: { name: string };
   attemptsRemaining: number;
+  /** The steps saved with the identity provider, in flow order. */
+  completedSteps: IdentityStep[];
+  /** The latest submitted attempt; null before the first submit. */
+  attempt: { number: number; status: repo.AttemptStatus } | null;
+}
+
+/** What `/v/{token}` shows: nothing (unknown link), why not (410), the start, or the flow where it was. */
+export type LinkPage =
+  | { kind: 'unknown' }
+  | { kind: 'invalid'; reason: 'SPENT' | 'REPLACED' | 'EXPIRED' | 'FINISHED' }
+  | { kind: 'start'; partnerName: string; role: string; roleDescription: string | null }
+  | { kind: 'resume'; view: SessionView };
+
+export interface DocumentUpload extends IdentityDocumentFields {
+  front: Uint8Array;
+  back?: Uint8Array;
 }
 
 export function createVerificationSessionService(deps: {
@@ -30,17 +53,46 @@ export function createVerificationSessionService(deps: {
   sessionKey: Buffer;
   sessionLifetimeHours: number;
   identity: IdentityProvider;
+  charges: ChargeService;
+  queue: JobQueue;
   partnerName(partnerId: string): Promise<string>;
 }) {
   const { db, clock, outbox } = deps;
 
+  /** The steps saved so far (none before the subject exists); the provider not answering is a 503. */
+  async function savedSteps(individual: repo.IndividualRow): Promise<IdentityStep[]> {
+    if (!individual.subject_ref) return [];
+    const missing = await deps.identity.missing(individual.subject_ref);
+    if (!missing.ok) throw identityUnavailable();
+    return (['details', 'document', 'selfie'] as const).filter((step) => !missing.missing.includes(step));
+  }
+
   async function viewOf(individual: repo.IndividualRow, expiresAt: Date): Promise<SessionView> {
+    const attempt = await repo.latestAttempt(db, individual.id);
     return {
       expiresAt: expiresAt.toISOString(),
       individual: { role: individual.role, roleDescription: individual.role_description, status: individual.status },
       partner: { name: await deps.partnerName(individual.partner_id) },
       attemptsRemaining: Math.max(0, individual.max_attempts - individual.attempt_count),
+      completedSteps: await savedSteps(individual),
+      attempt: attempt ? { number: attempt.number, status: attempt.status } : null,
     };
+  }
+
+  /** Steps are taken while the individual is IN_PROGRESS and no attempt is being checked. */
+  async function assertStepsOpen(individual: repo.IndividualRow): Promise<void> {
+    assertOpen(individual);
+    if ((await repo.latestAttempt(db, individual.id))?.status === 'CHECKING') {
+      throw new AppError('INVALID_STATE', 'Your documents are being checked; nothing can be changed until the checks finish');
+    }
+  }
+
+  /** The image checked by its bytes, without metadata, or a problem at the field's pointer. */
+  function imageAt(pointer: string, bytes: Uint8Array, problems: FieldProblem[]): IdentityImage | undefined {
+    const cleaned = cleanImage(bytes);
+    if (cleaned.ok) return { contentType: cleaned.image.contentType, bytes: cleaned.image.bytes };
+    problems.push({ pointer, message: cleaned.message });
+    return undefined;
   }
 
   return {
@@ -92,12 +144,86 @@ export function createVerificationSessionService(deps: {
      * PVS keeps only the subject's reference. Saving again replaces what was saved.
      */
     async saveDetails(individual: repo.IndividualRow, details: PersonDetails): Promise<void> {
-      assertOpen(individual);
+      await assertStepsOpen(individual);
       const problems = detailsProblems(details, clock.now());
-      if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+      if (problems.length) throw validation(problems);
       const subjectRef = await subjectOf(individual);
       const saved = await deps.identity.saveDetails(subjectRef, details);
       if (!saved.ok) throw identityUnavailable();
+    },
+
+    /** The identity document: its fields and images (JPEG or PNG by their bytes, ≤ 10 MiB, metadata stripped). */
+    async saveDocument(individual: repo.IndividualRow, upload: DocumentUpload): Promise<void> {
+      await assertStepsOpen(individual);
+      const { front, back, ...fields } = upload;
+      const problems = documentProblems(fields, clock.now());
+      const frontImage = imageAt('/front', front, problems);
+      const backImage = back && imageAt('/back', back, problems);
+      if (problems.length) throw validation(problems);
+      const document: IdentityDocument = { ...fields, front: frontImage!, ...(backImage ? { back: backImage } : {}) };
+      const saved = await deps.identity.saveDocument(await subjectOf(individual), document);
+      if (!saved.ok) throw identityUnavailable();
+    },
+
+    async saveSelfie(individual: repo.IndividualRow, image: Uint8Array): Promise<void> {
+      await assertStepsOpen(individual);
+      const problems: FieldProblem[] = [];
+      const selfie = imageAt('/image', image, problems);
+      if (!selfie) throw validation(problems);
+      const saved = await deps.identity.saveSelfie(await subjectOf(individual), selfie);
+      if (!saved.ok) throw identityUnavailable();
+    },
+
+    /**
+     * Starts an attempt: every step must be saved. The attempt is counted, its check job enqueued and,
+     * on the first submit, the individual's price charged, all in one transaction. The answer is the
+     * attempt's status: CHECKING, until the job records an outcome.
+     */
+    async submit(individual: repo.IndividualRow): Promise<{ status: repo.AttemptStatus; attemptsRemaining: number }> {
+      await assertStepsOpen(individual);
+      const saved = await savedSteps(individual);
+      const absent = (['details', 'document', 'selfie'] as const).filter((step) => !saved.includes(step));
+      if (absent.length) throw new AppError('INVALID_STATE', `Not everything is there yet: add your ${absent.join(', ')} first`);
+      return db.transaction(async (tx) => {
+        const request = (await repo.findRequestById(tx, individual.request_id, { lock: true }))!;
+        const locked = (await repo.findIndividual(tx, individual.id, { lock: true }))!;
+        assertOpen(locked);
+        const latest = await repo.latestAttempt(tx, locked.id);
+        if (latest?.status === 'CHECKING') throw new AppError('INVALID_STATE', 'Your documents are already being checked');
+        if (locked.attempt_count >= locked.max_attempts) throw new AppError('INVALID_STATE', 'No attempts are left');
+        const now = clock.now();
+        const number = (latest?.number ?? 0) + 1;
+        await repo.insertAttempt(tx, { individual_id: locked.id, number, submitted_at: now });
+        await repo.countAttempt(tx, locked.id, 1, now);
+        // The price is charged once per individual, at its first submit (charges are unique by reference).
+        const tenant = tenantOf(request.partner_id);
+        await deps.charges.chargeAccepted(tx, tenant, {
+          payer: request.contact_id ? { billedTo: 'CONTACT', contactId: request.contact_id } : { billedTo: 'PARTNER' },
+          product: 'VERIFICATION_INDIVIDUAL',
+          referenceId: locked.id,
+        });
+        await deps.queue.enqueue(tx, verificationCheckJob, { individualId: locked.id, attempt: number }, { key: `verification-check:${locked.id}:${number}` });
+        return { status: 'CHECKING' as const, attemptsRemaining: Math.max(0, locked.max_attempts - locked.attempt_count - 1) };
+      });
+    },
+
+    /**
+     * What the page at /v/{token} shows. A session cookie of the link's own individual resumes the flow
+     * whatever became of the link (it was spent opening that session); otherwise the link must be live.
+     * Reading never spends the link: only the page's call after consent does, so a link preview cannot.
+     */
+    async linkPage(linkToken: string, sessionToken: string | undefined): Promise<LinkPage> {
+      if (!tokenShape.test(linkToken)) return { kind: 'unknown' };
+      const link = await repo.findLink(db, hmacHex(deps.linkKey, linkToken));
+      if (!link) return { kind: 'unknown' };
+      const session = await this.individualOf(sessionToken);
+      if (session && session.individual.id === link.individual_id) return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt) };
+      if (link.used_at) return { kind: 'invalid', reason: 'SPENT' };
+      if (link.replaced_at) return { kind: 'invalid', reason: 'REPLACED' };
+      if (link.expires_at <= clock.now()) return { kind: 'invalid', reason: 'EXPIRED' };
+      const individual = (await repo.findIndividual(db, link.individual_id))!;
+      if (terminalStatuses.includes(individual.status)) return { kind: 'invalid', reason: 'FINISHED' };
+      return { kind: 'start', partnerName: await deps.partnerName(individual.partner_id), role: individual.role, roleDescription: individual.role_description };
     },
   };
 
@@ -120,6 +246,10 @@ function assertOpen(individual: repo.IndividualRow): void {
   }
 }
 
+function validation(problems: FieldProblem[]): AppError {
+  return new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+}
+
 function identityUnavailable(): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The identity service did not answer; your details were not lost. Try again in a moment', { retryAfter: 5 });
 }
@@ -136,3 +266,14 @@ export function detailsProblems(details: PersonDetails, now: Date): FieldProblem
 }
 
 export type VerificationSessionService = ReturnType<typeof createVerificationSessionService>;
+
+/** What the schema cannot judge of a document: the issuing country and state, an expiry that has not passed. */
+export function documentProblems(document: IdentityDocumentFields, now: Date): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!isCountryCode(document.issuingCountry)) problems.push({ pointer: '/issuingCountry', message: 'must be a country code such as AU' });
+  if (document.type !== 'PASSPORT' && document.issuingCountry !== 'AU') problems.push({ pointer: '/issuingCountry', message: 'must be AU for a driver licence or Medicare card' });
+  if (document.type === 'DRIVER_LICENCE' && !document.issuingState) problems.push({ pointer: '/issuingState', message: 'is required for a driver licence: the state or territory that issued it' });
+  if (document.type === 'MEDICARE' && !document.cardNumber) problems.push({ pointer: '/cardNumber', message: 'is required for a Medicare card: the number beside your name' });
+  if (document.expiryDate && new Date(`${document.expiryDate}T23:59:59Z`) < now) problems.push({ pointer: '/expiryDate', message: 'has passed: the document has expired' });
+  return problems;
+}

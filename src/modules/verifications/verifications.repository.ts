@@ -4,6 +4,16 @@ import type { Tenant } from '../../platform/tenancy.ts';
 import type { VerificationRole } from './roles.ts';
 import type { IndividualStatus, RequestStatus } from './verifications.schemas.ts';
 
+export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH';
+
+export interface Issue {
+  individualId?: string;
+  code: string;
+  message: string;
+}
+
+export type CheckResultItem = { name: string; checkType: string; result: string; code: string; message?: string };
+
 export interface RequestRow {
   id: string;
   partner_id: string;
@@ -13,8 +23,8 @@ export interface RequestRow {
   entity_name: string | null;
   contact_id: string | null;
   structure_confirmed: boolean;
-  risk_level: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
-  issue_list: Array<{ individualId?: string; code: string; message: string }>;
+  risk_level: RiskLevel | 'UNKNOWN';
+  issue_list: Issue[];
   completed_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -57,6 +67,20 @@ export async function updateRequest(db: Executor, id: string, change: { status?:
   );
 }
 
+/** For the checks and operators, who act across partners: the request by id alone. */
+export async function findRequestById(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<RequestRow | undefined> {
+  const rows = await db.query<RequestRow>(`SELECT ${requestColumns} FROM verification_requests WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0];
+}
+
+export async function setRequestRisk(db: Executor, id: string, change: { riskLevel: RequestRow['risk_level']; issueList: Issue[] }, at: Date): Promise<void> {
+  await db.query('UPDATE verification_requests SET risk_level = $2, issue_list = $3, updated_at = $4 WHERE id = $1', [id, change.riskLevel, JSON.stringify(change.issueList), at]);
+}
+
+export async function completeRequest(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query("UPDATE verification_requests SET status = 'COMPLETED', completed_at = $2, updated_at = $2 WHERE id = $1", [id, at]);
+}
+
 // ---- Individuals ----
 
 export interface IndividualRow {
@@ -71,15 +95,17 @@ export interface IndividualRow {
   attempt_count: number;
   max_attempts: number;
   manual_override: boolean;
-  check_results: Array<{ name: string; checkType: string; result: string; code: string; message?: string }>;
+  check_results: CheckResultItem[];
   /** The identity provider's subject, made when the person saves their first step. */
   subject_ref: string | null;
+  /** From the latest outcome; null until checks have run. */
+  risk_level: RiskLevel | null;
   completed_at: Date | null;
   created_at: Date;
 }
 
 const individualColumns =
-  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, completed_at, created_at';
+  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, risk_level, completed_at, created_at';
 
 export async function insertIndividual(
   db: Executor,
@@ -168,4 +194,79 @@ export async function revokeSessions(db: Executor, individualId: string, at: Dat
 export async function setSubjectRef(db: Executor, individualId: string, subjectRef: string, at: Date): Promise<boolean> {
   const rows = await db.query('UPDATE verification_individuals SET subject_ref = $2, updated_at = $3 WHERE id = $1 AND subject_ref IS NULL RETURNING id', [individualId, subjectRef, at]);
   return rows.length === 1;
+}
+
+/** A submit counts an attempt; an attempt that could not be checked at all is uncounted (delta -1). */
+export async function countAttempt(db: Executor, id: string, delta: 1 | -1, at: Date): Promise<void> {
+  await db.query('UPDATE verification_individuals SET attempt_count = attempt_count + $2, updated_at = $3 WHERE id = $1', [id, delta, at]);
+}
+
+/** An outcome: the status, the latest attempt's checks and the individual's risk; completed_at for a terminal one. */
+export async function recordOutcome(
+  db: Executor,
+  id: string,
+  outcome: { status: IndividualStatus; checkResults?: CheckResultItem[]; riskLevel: RiskLevel; completedAt: Date | null; manualOverride?: boolean },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE verification_individuals SET status = $2, check_results = coalesce($3::jsonb, check_results), risk_level = $4, completed_at = $5,
+       manual_override = coalesce($6, manual_override), updated_at = $7 WHERE id = $1`,
+    [id, outcome.status, outcome.checkResults ? JSON.stringify(outcome.checkResults) : null, outcome.riskLevel, outcome.completedAt, outcome.manualOverride ?? null, at],
+  );
+}
+
+// ---- Attempts ----
+
+export type AttemptStatus = 'CHECKING' | 'PASSED' | 'MANUAL_REVIEW' | 'RETRY' | 'FAILED' | 'LOCKED_OUT' | 'UNAVAILABLE';
+
+export interface AttemptRow {
+  individual_id: string;
+  number: number;
+  status: AttemptStatus;
+  submitted_at: Date;
+  checked_at: Date | null;
+}
+
+const attemptColumns = 'individual_id, number, status, submitted_at, checked_at';
+
+export async function latestAttempt(db: Executor, individualId: string): Promise<AttemptRow | undefined> {
+  const rows = await db.query<AttemptRow>(`SELECT ${attemptColumns} FROM verification_attempts WHERE individual_id = $1 ORDER BY number DESC LIMIT 1`, [individualId]);
+  return rows[0];
+}
+
+export async function findAttempt(db: Executor, individualId: string, number: number, options: { lock?: boolean } = {}): Promise<AttemptRow | undefined> {
+  const rows = await db.query<AttemptRow>(`SELECT ${attemptColumns} FROM verification_attempts WHERE individual_id = $1 AND number = $2${options.lock ? ' FOR UPDATE' : ''}`, [
+    individualId,
+    number,
+  ]);
+  return rows[0];
+}
+
+export async function insertAttempt(db: Executor, attempt: { individual_id: string; number: number; submitted_at: Date }): Promise<void> {
+  await db.query("INSERT INTO verification_attempts (individual_id, number, status, submitted_at) VALUES ($1, $2, 'CHECKING', $3)", [
+    attempt.individual_id,
+    attempt.number,
+    attempt.submitted_at,
+  ]);
+}
+
+export async function finishAttempt(db: Executor, individualId: string, number: number, status: Exclude<AttemptStatus, 'CHECKING'>, at: Date): Promise<void> {
+  await db.query('UPDATE verification_attempts SET status = $3, checked_at = $4 WHERE individual_id = $1 AND number = $2', [individualId, number, status, at]);
+}
+
+// ---- Decisions ----
+
+export async function insertDecision(db: Executor, decision: { individual_id: string; operator_id: string; decision: 'PASS' | 'FAIL'; note: string; decided_at: Date }): Promise<void> {
+  await db.query('INSERT INTO verification_decisions (individual_id, operator_id, decision, note, decided_at) VALUES ($1, $2, $3, $4, $5)', [
+    decision.individual_id,
+    decision.operator_id,
+    decision.decision,
+    decision.note,
+    decision.decided_at,
+  ]);
+}
+
+export async function findLink(db: Executor, tokenHash: string): Promise<LinkRow | undefined> {
+  const rows = await db.query<LinkRow>('SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = $1', [tokenHash]);
+  return rows[0];
 }

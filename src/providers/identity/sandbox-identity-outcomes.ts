@@ -3,7 +3,8 @@
 //   Review       the face match is inconclusive: a REVIEW result, for an operator to decide
 //   Fail         the issuer has no matching record and the faces do not match: FAIL results, not hard
 //   Fraud        a fraud signal: a FAIL with hardFailure, which fails the individual at once
-//   Unavailable  the provider is down for this person (verify and evidence), every time
+//   Unavailable  the provider is down for this person (verify and evidence) for an hour from their first
+//                check (sandbox-identity.ts); then every check passes
 //   anything else: every check passes
 // Codes and messages are the kind a document-verification service gives, and never carry personal details.
 import type { FaceComparison, IdentityCheck, IdentityDocumentType } from './identity-provider.ts';

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/helpers/dat
 import { createManualClock } from '../../platform/clock.ts';
 import { deriveKey } from '../../platform/crypto.ts';
 import type { IdentityDocument, IdentityImage, IdentityProvider, PersonDetails, Verification } from './identity-provider.ts';
-import { createSandboxIdentity } from './sandbox-identity.ts';
+import { createSandboxIdentity, sandboxOutageMs } from './sandbox-identity.ts';
 
 let database: TestDatabase;
 let identity: IdentityProvider;
@@ -115,15 +115,25 @@ describe('sandbox identity: outcomes by last name', () => {
     assert.equal(result.hardFailure, true);
   });
 
-  it('Unavailable: the provider is down for this person, for verify and evidence alike, every time', async () => {
+  it('Unavailable: the provider is down for this person for an hour from their first check, for verify and evidence alike, then recovers', async () => {
     const ref = await completeSubject('Unavailable');
+    const before = await identity.evidence(ref, { includeScans: false });
+    assert.ok(!before.ok && before.kind === 'unavailable', 'down before any check too');
     for (let call = 0; call < 3; call++) {
       const result = await identity.verify(ref, { attempt: 1 });
       assert.ok(!result.ok && result.kind === 'unavailable', JSON.stringify(result));
       assert.match(result.message, /unavailable/);
+      clock.advance(10 * 60_000);
     }
     const evidence = await identity.evidence(ref, { includeScans: false });
     assert.ok(!evidence.ok && evidence.kind === 'unavailable');
+    clock.advance(sandboxOutageMs - 30 * 60_000 - 1);
+    assert.ok(!(await identity.verify(ref, { attempt: 1 })).ok, 'still down a millisecond before the hour');
+    clock.advance(1);
+    const recovered = await verified(ref);
+    assert.ok(recovered.checks.every((c) => c.result === 'PASS'), 'then every check passes');
+    const after = await identity.evidence(ref, { includeScans: false });
+    assert.ok(after.ok && after.evidence?.attempt === 1);
   });
 
   it('reads the last name trimmed and in any case', async () => {

@@ -35,6 +35,9 @@ const unavailable: IdentityUnavailable = {
   message: 'The sandbox identity provider is unavailable for this person (last name Unavailable).',
 };
 
+/** How long the simulated outage of a person named Unavailable lasts, from their first check. */
+export const sandboxOutageMs = 60 * 60_000;
+
 interface StepRow {
   id: string;
   step: IdentityStep;
@@ -83,9 +86,23 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
   const sealer = createSealer(key);
 
   /** Locks the subject for the rest of the transaction; a step saved for a subject never created is a bug. */
-  async function lockSubject(tx: Executor, subjectRef: string): Promise<void> {
-    const [subject] = await tx.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1 FOR UPDATE', [subjectRef]);
+  async function lockSubject(tx: Executor, subjectRef: string): Promise<{ outage_until: Date | null }> {
+    const [subject] = await tx.query<{ outage_until: Date | null }>('SELECT outage_until FROM sandbox_identity_subjects WHERE ref = $1 FOR UPDATE', [subjectRef]);
     if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
+    return subject;
+  }
+
+  /**
+   * A person named Unavailable meets an outage: it begins at their first check and lasts an hour, as a
+   * provider's outage would, so a job that keeps trying gets through once it ends.
+   */
+  async function inOutage(tx: Executor, subjectRef: string, outageUntil: Date | null, start: boolean): Promise<boolean> {
+    const now = clock.now();
+    if (outageUntil === null && start) {
+      await tx.query('UPDATE sandbox_identity_subjects SET outage_until = $2 WHERE ref = $1', [subjectRef, new Date(now.getTime() + sandboxOutageMs)]);
+      return true;
+    }
+    return outageUntil === null ? !start : now < outageUntil;
   }
 
   async function currentSteps(tx: Executor, subjectRef: string): Promise<Map<IdentityStep, StepRow>> {
@@ -174,7 +191,7 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
     async verify(subjectRef, { attempt }) {
       if (!Number.isInteger(attempt) || attempt < 1) throw new Error(`Sandbox identity: attempt ${attempt} is not a positive integer`);
       return db.transaction(async (tx) => {
-        await lockSubject(tx, subjectRef);
+        const subject = await lockSubject(tx, subjectRef);
         const [done] = await tx.query<AttemptRow>(`SELECT ${attemptColumns} FROM sandbox_identity_attempts WHERE subject_ref = $1 AND attempt = $2`, [
           subjectRef,
           attempt,
@@ -186,8 +203,8 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
         if (absent.length > 0) throw new Error(`Sandbox identity: subject ${subjectRef} cannot be verified without its ${absent.join(', ')}`);
         const [details, document, selfie] = [saved.get('details')!, saved.get('document')!, saved.get('selfie')!];
         const behaviour = behaviourOf(openFields<PersonDetails>(details).lastName);
-        if (behaviour === 'unavailable') return unavailable;
-        const outcome = outcomeOf(behaviour, openFields<IdentityDocumentFields>(document).type);
+        if (behaviour === 'unavailable' && (await inOutage(tx, subjectRef, subject.outage_until, true))) return unavailable;
+        const outcome = outcomeOf(behaviour === 'unavailable' ? 'pass' : behaviour, openFields<IdentityDocumentFields>(document).type);
         const [row] = await tx.query<AttemptRow>(
           `INSERT INTO sandbox_identity_attempts (subject_ref, attempt, details_id, document_id, selfie_id, outcome, verified_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${attemptColumns}`,
@@ -199,10 +216,10 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
 
     async evidence(subjectRef, { includeScans }) {
       return db.transaction(async (tx) => {
-        const [subject] = await tx.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+        const [subject] = await tx.query<{ outage_until: Date | null }>('SELECT outage_until FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
         if (!subject) return { ok: false, kind: 'not_found', message: `The identity provider holds nothing for subject ${subjectRef}.` };
         const current = (await currentSteps(tx, subjectRef)).get('details');
-        if (current && behaviourOf(openFields<PersonDetails>(current).lastName) === 'unavailable') return unavailable;
+        if (current && behaviourOf(openFields<PersonDetails>(current).lastName) === 'unavailable' && (await inOutage(tx, subjectRef, subject.outage_until, false))) return unavailable;
 
         const [last] = await tx.query<AttemptRow>(
           `SELECT ${attemptColumns} FROM sandbox_identity_attempts WHERE subject_ref = $1 ORDER BY attempt DESC LIMIT 1`,

@@ -1,0 +1,62 @@
+// What an attempt's checks mean for the individual, and what the individuals mean for the request. Pure:
+// the check job and the operator's decision apply it. The rules (CONTRACT §6, docs/verifications.md):
+//   a hard failure (a fraud signal, a document reported lost or stolen)        FAILED at once
+//   any check FAIL                                                          a failed attempt: IN_PROGRESS
+//                                                 again while attempts remain, LOCKED_OUT at the limit
+//   an AML possible match, or any check REVIEW                              MANUAL_REVIEW (never a pass)
+//   every check PASS and screening CLEAR                                    PASSED
+// Risk: LOW for a pass; MEDIUM when a person must look (a REVIEW); HIGH for an AML match, a failure or
+// a lockout. The request's risk is the highest of its individuals', UNKNOWN until one has an outcome.
+import type { IdentityCheck } from '../../providers/identity/identity-provider.ts';
+import type { AttemptStatus, CheckResultItem, RiskLevel } from './verifications.repository.ts';
+import type { IndividualStatus } from './verifications.schemas.ts';
+
+export interface Findings {
+  checks: IdentityCheck[];
+  hardFailure: boolean;
+  /** AML screening of the claimed identity: how many list entries may be this person (0: clear). */
+  amlMatches: number;
+}
+
+export interface Outcome {
+  status: IndividualStatus;
+  attempt: Exclude<AttemptStatus, 'CHECKING' | 'UNAVAILABLE'>;
+  riskLevel: RiskLevel;
+  /** Every check, AML screening last, as `checkResults[]` shows them. */
+  checkResults: CheckResultItem[];
+}
+
+/** The AML screening check as `checkResults[]` shows it: a count, never a listed name. */
+export function amlCheck(matches: number): CheckResultItem {
+  return matches === 0
+    ? { name: 'AML screening', checkType: 'AML', result: 'PASS', code: 'AML_CLEAR', message: 'No sanctions or politically exposed persons list entry matches.' }
+    : {
+        name: 'AML screening',
+        checkType: 'AML',
+        result: 'REVIEW',
+        code: 'AML_POSSIBLE_MATCH',
+        message: `${matches} sanctions or politically exposed persons list ${matches === 1 ? 'entry may be' : 'entries may be'} this person; an operator decides.`,
+      };
+}
+
+/** The outcome of attempt number `attemptCount` (counted at submit) of at most `maxAttempts`. */
+export function outcomeOf(findings: Findings, attempts: { attemptCount: number; maxAttempts: number }): Outcome {
+  const checkResults = [...findings.checks.map(({ name, checkType, result, code, message }) => ({ name, checkType, result, code, ...(message ? { message } : {}) })), amlCheck(findings.amlMatches)];
+  if (findings.hardFailure) return { status: 'FAILED', attempt: 'FAILED', riskLevel: 'HIGH', checkResults };
+  if (findings.checks.some((c) => c.result === 'FAIL')) {
+    return attempts.attemptCount >= attempts.maxAttempts
+      ? { status: 'LOCKED_OUT', attempt: 'LOCKED_OUT', riskLevel: 'HIGH', checkResults }
+      : { status: 'IN_PROGRESS', attempt: 'RETRY', riskLevel: 'MEDIUM', checkResults };
+  }
+  if (findings.amlMatches > 0) return { status: 'MANUAL_REVIEW', attempt: 'MANUAL_REVIEW', riskLevel: 'HIGH', checkResults };
+  if (findings.checks.some((c) => c.result !== 'PASS')) return { status: 'MANUAL_REVIEW', attempt: 'MANUAL_REVIEW', riskLevel: 'MEDIUM', checkResults };
+  return { status: 'PASSED', attempt: 'PASSED', riskLevel: 'LOW', checkResults };
+}
+
+const riskOrder: readonly RiskLevel[] = ['LOW', 'MEDIUM', 'HIGH'];
+
+export function requestRisk(individuals: ReadonlyArray<{ risk_level: RiskLevel | null }>): RiskLevel | 'UNKNOWN' {
+  const levels = individuals.map((i) => i.risk_level).filter((level): level is RiskLevel => level !== null);
+  if (levels.length === 0) return 'UNKNOWN';
+  return riskOrder[Math.max(...levels.map((level) => riskOrder.indexOf(level)))]!;
+}
