@@ -149,7 +149,9 @@ function withOperatorAuth(op: FuzzOperation): FuzzOperation {
 let sessionToken: string;
 function withSessionAuth(op: FuzzOperation): FuzzOperation {
   if (!op.path.startsWith('/hosted/v1/verification-session/') && op.path !== '/hosted/v1/verification-session') return op;
-  return { ...op, fixed: { ...op.fixed, headers: { ...op.fixed.headers, authorization: `Bearer ${sessionToken}` } } };
+  // The document's `type` is not the hints' `type`; a short text where a file belongs is sent as a JPEG.
+  const body = op.path.endsWith('/document') ? { body: { type: 'PASSPORT', number: 'PA1234567', issuingCountry: 'AU', front: '(file)' } } : {};
+  return { ...op, fixed: { ...op.fixed, ...body, headers: { ...op.fixed.headers, authorization: `Bearer ${sessionToken}` } } };
 }
 
 async function send(request: BuiltRequest) {

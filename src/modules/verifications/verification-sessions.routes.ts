@@ -121,13 +121,13 @@ const DocumentForm = Type.Object(
       }),
     ),
     expiryDate: Type.Optional(Type.String({ format: 'date', maxLength: 10, 'x-message': 'must be a date as YYYY-MM-DD', description: 'YYYY-MM-DD, when the document has one.' })),
-    front: Type.String({ format: 'binary', description: 'The front (a passport’s photo page): JPEG or PNG, at most 10 MiB.' }),
-    back: Type.Optional(Type.String({ format: 'binary', description: 'The back (a driver licence’s): JPEG or PNG, at most 10 MiB.' })),
+    front: Type.String({ format: 'binary', maxLength: maxImageBytes, description: 'The front (a passport’s photo page): JPEG or PNG, at most 10 MiB.' }),
+    back: Type.Optional(Type.String({ format: 'binary', maxLength: maxImageBytes, description: 'The back (a driver licence’s): JPEG or PNG, at most 10 MiB.' })),
   },
   { additionalProperties: false },
 );
 
-const SelfieForm = Type.Object({ image: Type.String({ format: 'binary', description: 'A photo of the person’s face: JPEG or PNG, at most 10 MiB.' }) }, { additionalProperties: false });
+const SelfieForm = Type.Object({ image: Type.String({ format: 'binary', maxLength: maxImageBytes, description: 'A photo of the person’s face: JPEG or PNG, at most 10 MiB.' }) }, { additionalProperties: false });
 
 const Submitted = Type.Object(
   {
@@ -166,11 +166,10 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
     },
     async (request, reply) => {
       const opened = await deps.sessions.open(request.body.token);
-      const maxAge = Math.max(0, Math.floor((Date.parse(opened.expiresAt) - Date.now()) / 1000));
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .header('set-cookie', `${verificationSessionCookie}=${opened.sessionToken}; Path=/; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=Strict`)
+        .header('set-cookie', `${verificationSessionCookie}=${opened.sessionToken}; Path=/; Max-Age=${deps.sessions.lifetimeSeconds}; HttpOnly; Secure; SameSite=Strict`)
         .send(opened);
     },
   );

@@ -139,6 +139,9 @@ export function createVerificationSessionService(deps: {
 
     view: viewOf,
 
+    /** How long a session lasts (the page's cookie lasts as long). */
+    lifetimeSeconds: deps.sessionLifetimeHours * 3600,
+
     /**
      * The person's details go to the identity provider (a subject is made for them on their first step);
      * PVS keeps only the subject's reference. Saving again replaces what was saved.

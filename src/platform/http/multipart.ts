@@ -70,6 +70,8 @@ export function readForm(shape: FormShape) {
       }
     } catch (error) {
       if (error instanceof AppError) throw error;
+      // The parts end at a file over the limit (it is already among the problems): say what was found.
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' && problems.length) throw refusal(problems);
       // Too many parts, a part cut short, a boundary that never closes: the form itself is broken.
       throw new AppError('VALIDATION_ERROR', 'The body is not a multipart form PVS can read (too many parts, or cut short)', { errors: [{ pointer: '', message: 'is not a readable multipart form' }] });
     }

@@ -1,6 +1,8 @@
 // Writing a fuzz case as the request app.inject sends: the operation's baseline with the case's one
 // change, JSON that JSON.stringify could not write (Raw text, repeated keys), forms, and URLs whose text
 // is percent-encoded byte by byte (a lone surrogate as its WTF-8 bytes) or left nearly raw.
+import { randomBytes } from 'node:crypto';
+import { sampleJpeg } from '../../fixtures/images.ts';
 import { baselineOf, type FuzzCase, type FuzzContext } from './cases.ts';
 import { Entries, Raw } from './hostile.ts';
 import type { FuzzOperation } from './operations.ts';
@@ -167,8 +169,18 @@ export function buildRequest(op: FuzzOperation, context: FuzzContext, fuzzCase?:
       break;
   }
 
-  const serialise = (value: unknown) => (contentType === 'application/x-www-form-urlencoded' ? Buffer.from(formPairs(value as Record<string, unknown>)) : toJsonBytes(value));
+  let multipartType: string | undefined;
+  const serialise = (value: unknown) => {
+    if (contentType === 'application/x-www-form-urlencoded') return Buffer.from(formPairs(value as Record<string, unknown>));
+    if (contentType === 'multipart/form-data') {
+      const form = multipartBytes(value, op.body?.schema);
+      multipartType = form.contentType;
+      return form.payload;
+    }
+    return toJsonBytes(value);
+  };
   if (body !== undefined) bodyBytes = serialise(body);
+  if (multipartType) contentType = multipartType;
   if (location.in === 'whole-body' && mutation.kind === 'body') {
     const built = mutation.variant.build(bodyBytes ?? Buffer.from('{}'), contentType ?? 'application/json');
     bodyBytes = built.payload;
@@ -198,3 +210,24 @@ function structuredCloneLoose(value: unknown): unknown {
   return value;
 }
 
+
+/**
+ * A multipart form of the body's top-level members, as a browser's FormData sends it: a member the schema
+ * calls `format: binary` is a file (a small JPEG in place of the baseline's text, the case's own value
+ * otherwise), every other member a text field (objects and lists as their JSON).
+ */
+function multipartBytes(value: unknown, schema: { properties?: Record<string, { format?: string }> } | undefined): { payload: Buffer; contentType: string } {
+  const boundary = `----fuzz${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  const members = value instanceof Entries ? value.entries : value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [['body', value] as const];
+  for (const [name, member] of members) {
+    const text = (v: unknown): Buffer => (v instanceof Raw ? Buffer.from(v.text) : Buffer.isBuffer(v) ? v : typeof v === 'string' ? Buffer.from(v) : toJsonBytes(v));
+    const header = `--${boundary}\r\nContent-Disposition: form-data; name="${String(name).replace(/["\r\n]/g, '_')}"`;
+    if (schema?.properties?.[name]?.format === 'binary') {
+      const bytes = typeof member === 'string' && member.length <= 16 ? sampleJpeg() : text(member);
+      parts.push(Buffer.from(`${header}; filename="upload.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), bytes, Buffer.from('\r\n'));
+    } else parts.push(Buffer.from(`${header}\r\n\r\n`), text(member), Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
