@@ -60,21 +60,23 @@ export function createVerificationSessionService(deps: {
   const { db, clock, outbox } = deps;
 
   /** The steps saved so far (none before the subject exists); the provider not answering is a 503. */
-  async function savedSteps(individual: repo.IndividualRow): Promise<IdentityStep[]> {
+  async function savedSteps(individual: repo.IndividualRow, options: { tolerant?: boolean } = {}): Promise<IdentityStep[]> {
     if (!individual.subject_ref) return [];
     const missing = await deps.identity.missing(individual.subject_ref);
+    if (!missing.ok && options.tolerant) return [];
     if (!missing.ok) throw identityUnavailable();
     return (['details', 'document', 'selfie'] as const).filter((step) => !missing.missing.includes(step));
   }
 
-  async function viewOf(individual: repo.IndividualRow, expiresAt: Date): Promise<SessionView> {
+  /** `tolerant`: a provider outage shows no step saved rather than failing (the link was spent already). */
+  async function viewOf(individual: repo.IndividualRow, expiresAt: Date, options: { tolerant?: boolean } = {}): Promise<SessionView> {
     const attempt = await repo.latestAttempt(db, individual.id);
     return {
       expiresAt: expiresAt.toISOString(),
       individual: { role: individual.role, roleDescription: individual.role_description, status: individual.status },
       partner: { name: await deps.partnerName(individual.partner_id) },
       attemptsRemaining: Math.max(0, individual.max_attempts - individual.attempt_count),
-      completedSteps: await savedSteps(individual),
+      completedSteps: await savedSteps(individual, options),
       attempt: attempt ? { number: attempt.number, status: attempt.status } : null,
     };
   }
@@ -126,7 +128,7 @@ export function createVerificationSessionService(deps: {
         }
         return { sessionToken, expiresAt, individual: { ...individual, status: individual.status === 'PENDING' ? ('IN_PROGRESS' as const) : individual.status } };
       });
-      return { sessionToken: opened.sessionToken, ...(await viewOf(opened.individual, opened.expiresAt)) };
+      return { sessionToken: opened.sessionToken, ...(await viewOf(opened.individual, opened.expiresAt, { tolerant: true })) };
     },
 
     /** The individual a session token stands for, or undefined (unknown, expired, or ended by a new link). */
