@@ -82,7 +82,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
   registerAdminRoutes(app, services);
   await registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
-  registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
+  registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, verificationSessions: services.verificationSessions, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
   await app.register(

@@ -31,6 +31,12 @@ export interface BenchSettings {
   lookups: number;
   /** lookups: job workers settling them in the end-to-end phases. */
   lookupWorkers: number;
+  /** hosted-verification: people taken through the four hosted calls per image size. */
+  hostedIndividuals: number;
+  /** hosted-verification: people at a time (and (a)'s connections). */
+  hostedPeople: number;
+  /** hosted-verification: individuals per verification request (1–100); the people taken in turn share one. */
+  hostedPerRequest: number;
   saveBaseline: boolean;
   /** Exit non-zero when a goal is missed (invalid runs always exit non-zero). */
   strict: boolean;
@@ -83,7 +89,13 @@ Environment:
                          screening: person queries, each run through the index and by brute force
                          (default 300, plus a tenth as many business queries)
   BENCH_LOOKUPS          lookups: business lookups posted in each end-to-end phase (default 2000)
-  BENCH_LOOKUP_WORKERS   lookups: job workers (in this process) settling them (default 1)`;
+  BENCH_LOOKUP_WORKERS   lookups: job workers (in this process) settling them (default 1)
+  BENCH_HOSTED_INDIVIDUALS
+                         hosted-verification: people taken through details, document, selfie and
+                         submit per image size (default 200)
+  BENCH_HOSTED_PEOPLE    hosted-verification: people at a time, and (a)'s connections (default 10)
+  BENCH_HOSTED_PER_REQUEST
+                         hosted-verification: individuals per verification request, 1–100 (default 100)`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);
@@ -95,6 +107,9 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
   const loadGenerator = env.BENCH_LOADGEN || 'child';
   if (loadGenerator !== 'child' && loadGenerator !== 'inprocess') throw new SettingsError(`BENCH_LOADGEN: child or inprocess, got ${JSON.stringify(loadGenerator)}`);
   const seconds = positiveNumber(env, 'BENCH_SECONDS', 10);
+  // POST /v1/verifications takes at most 100 individuals.
+  const hostedPerRequest = positiveNumber(env, 'BENCH_HOSTED_PER_REQUEST', 100, { integer: true });
+  if (hostedPerRequest > 100) throw new SettingsError(`BENCH_HOSTED_PER_REQUEST: at most 100 (a verification request's limit), got ${hostedPerRequest}`);
   return {
     seconds,
     warmupSeconds: positiveNumber(env, 'BENCH_WARMUP_SECONDS', 2, { allowZero: true }),
@@ -112,6 +127,9 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2), en
     screeningQueries: positiveNumber(env, 'BENCH_SCREENING_QUERIES', 300, { integer: true }),
     lookups: positiveNumber(env, 'BENCH_LOOKUPS', 2000, { integer: true }),
     lookupWorkers: positiveNumber(env, 'BENCH_LOOKUP_WORKERS', 1, { integer: true }),
+    hostedIndividuals: positiveNumber(env, 'BENCH_HOSTED_INDIVIDUALS', 200, { integer: true }),
+    hostedPeople: positiveNumber(env, 'BENCH_HOSTED_PEOPLE', 10, { integer: true }),
+    hostedPerRequest,
     saveBaseline: flags.has('--save-baseline'),
     strict: flags.has('--strict'),
   };

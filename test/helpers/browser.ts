@@ -27,13 +27,14 @@ export function browserSkipReason(): string | undefined {
   return `${missingText}; set REQUIRE_BROWSER=1 to fail instead of skipping`;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args` are added to the usual flags (the camera tests' fake device: `--use-fake-device-for-media-stream`). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`REQUIRE_BROWSER=1 and ${missingText}`);
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     timeout: browserTimeout,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...args],
   });
 }
 

@@ -66,6 +66,11 @@ const exceptions: FormatException[] = [
     check: (answer) => (contentTypeOf(answer) === 'text/html' ? undefined : 'not text/html'),
   },
   {
+    route: 'GET /v/:token',
+    reason: 'the verification page people open from a link: a spent, replaced, expired or unknown link is an HTML page, not JSON',
+    check: (answer) => (contentTypeOf(answer) === 'text/html' ? undefined : 'not text/html'),
+  },
+  {
     route: 'POST /sandbox-gateway/v1/tokens',
     reason: "stands in for a payment gateway's own API, and answers in that gateway's format {error: {type, code, …}}",
     check: (answer, json) => {

@@ -144,12 +144,12 @@ describe('the selfie step and submit', () => {
 });
 
 describe('the page’s session cookie and what /v/{token} may show', () => {
-  it('opening sets an HttpOnly, Secure, SameSite=Strict cookie that the session calls accept instead of a bearer token', async () => {
+  it('opening sets an HttpOnly, Secure, SameSite=Lax cookie that the session calls accept instead of a bearer token', async () => {
     const { token } = await linked();
     const res = await t.app.inject({ method: 'POST', url: '/hosted/v1/verification-sessions', payload: { token } });
     const cookie = String(res.headers['set-cookie']);
     const sessionToken = res.json<{ sessionToken: string }>().sessionToken;
-    assert.equal(cookie, `pvs_verification_session=${sessionToken}; Path=/; Max-Age=86400; HttpOnly; Secure; SameSite=Strict`);
+    assert.equal(cookie, `pvs_verification_session=${sessionToken}; Path=/; Max-Age=86400; HttpOnly; Secure; SameSite=Lax`);
     const read = await t.app.inject({ method: 'GET', url: '/hosted/v1/verification-session', headers: { cookie: `theme=dark; pvs_verification_session=${sessionToken}` } });
     assert.equal(read.statusCode, 200, read.body);
   });

@@ -11,8 +11,10 @@ import type { VerificationSessionService } from './verification-sessions.service
 import type { IndividualRow } from './verifications.repository.ts';
 
 /**
- * The page keeps the session in this cookie (HttpOnly, Secure, SameSite=Strict), so its script never
- * holds the token; an API client sends `Authorization: Bearer` instead.
+ * The page keeps the session in this cookie (HttpOnly, Secure, SameSite=Lax), so its script never holds
+ * the token; an API client sends `Authorization: Bearer` instead. Lax, not Strict: the person reopens
+ * their link from webmail (a cross-site navigation, which must resume the flow), while a cross-site form
+ * post still carries no cookie.
  */
 export const verificationSessionCookie = 'pvs_verification_session';
 
@@ -87,8 +89,8 @@ const DetailsBody = Type.Object(
         line1: Type.String({ minLength: 1, maxLength: 200 }),
         line2: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
         locality: Type.String({ minLength: 1, maxLength: 100, description: 'Suburb or town.' }),
-        state: Type.String({ minLength: 1, maxLength: 50 }),
-        postcode: Type.String({ minLength: 1, maxLength: 10 }),
+        state: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Required for an Australian address.' })),
+        postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'Required for an Australian address.' })),
         country: Type.String({ pattern: '^[A-Z]{2}$', maxLength: 60, 'x-message': 'must be a two-letter country code such as AU', description: 'ISO 3166-1 alpha-2.' }),
       },
       { additionalProperties: false, description: 'The residential address.' },
@@ -151,6 +153,12 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
   };
   const sessionOf = (request: FastifyRequest) => sessions.get(request)!;
 
+  // After a step: the individual read again, since the step may have made its provider subject.
+  const sendView = async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = sessionOf(request);
+    return reply.header('cache-control', 'no-store').send(await deps.sessions.viewAfterStep(session.individual.id, session.expiresAt));
+  };
+
   app.post(
     '/hosted/v1/verification-sessions',
     {
@@ -169,7 +177,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .header('set-cookie', `${verificationSessionCookie}=${opened.sessionToken}; Path=/; Max-Age=${deps.sessions.lifetimeSeconds}; HttpOnly; Secure; SameSite=Strict`)
+        .header('set-cookie', `${verificationSessionCookie}=${opened.sessionToken}; Path=/; Max-Age=${deps.sessions.lifetimeSeconds}; HttpOnly; Secure; SameSite=Lax`)
         .send(opened);
     },
   );
@@ -207,17 +215,11 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
       onRequest: withSession,
     },
     async (request, reply) => {
-      const session = sessionOf(request);
-      await deps.sessions.saveDetails(session.individual, request.body);
-      return reply.header('cache-control', 'no-store').send(await deps.sessions.view(session.individual, session.expiresAt));
+      await deps.sessions.saveDetails(sessionOf(request).individual, request.body);
+      return sendView(request, reply);
     },
   );
 
-  const sendView = async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = sessionOf(request);
-    // Reread: the step may have changed what the view shows (the steps saved).
-    return reply.header('cache-control', 'no-store').send(await deps.sessions.view(session.individual, session.expiresAt));
-  };
 
   // The uploads take multipart forms; only these routes parse them.
   await app.register(async (scope) => {

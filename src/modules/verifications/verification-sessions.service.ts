@@ -141,6 +141,10 @@ export function createVerificationSessionService(deps: {
 
     view: viewOf,
 
+    async viewAfterStep(individualId: string, expiresAt: Date): Promise<SessionView> {
+      return viewOf((await repo.findIndividual(db, individualId))!, expiresAt);
+    },
+
     /** How long a session lasts (the page's cookie lasts as long). */
     lifetimeSeconds: deps.sessionLifetimeHours * 3600,
 
@@ -266,7 +270,12 @@ export function detailsProblems(details: PersonDetails, now: Date): FieldProblem
   if (born > now) problems.push({ pointer: '/dateOfBirth', message: 'cannot be in the future' });
   else if (born < new Date('1900-01-01T00:00:00Z')) problems.push({ pointer: '/dateOfBirth', message: 'must be after 1 January 1900' });
   if (!isCountryCode(details.address.country)) problems.push({ pointer: '/address/country', message: 'must be a country code such as AU' });
-  if (details.address.country === 'AU' && !/^[0-9]{4}$/.test(details.address.postcode)) problems.push({ pointer: '/address/postcode', message: 'must be 4 digits for an Australian address' });
+  if (details.address.country === 'AU') {
+    // Not every country has states or postcodes; Australia has both.
+    if (!details.address.state) problems.push({ pointer: '/address/state', message: 'is required for an Australian address' });
+    if (details.address.postcode === undefined) problems.push({ pointer: '/address/postcode', message: 'is required for an Australian address' });
+    else if (!/^[0-9]{4}$/.test(details.address.postcode)) problems.push({ pointer: '/address/postcode', message: 'must be 4 digits for an Australian address' });
+  }
   return problems;
 }
 

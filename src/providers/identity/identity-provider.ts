@@ -17,7 +17,8 @@ export interface PersonDetails {
   middleName?: string;
   lastName: string;
   dateOfBirth: string;
-  address: { line1: string; line2?: string; locality: string; state: string; postcode: string; country: string };
+  /** `state` and `postcode` are required for an Australian address, optional elsewhere. */
+  address: { line1: string; line2?: string; locality: string; state?: string; postcode?: string; country: string };
   email?: string;
   phone?: string;
 }

@@ -130,7 +130,9 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
         [id, subjectRef, step, fieldsSealed, clock.now()],
       );
       for (const [side, contentType, sealed] of sealedImages) {
-        await tx.query('INSERT INTO sandbox_identity_images (step_id, side, content_type, sealed) VALUES ($1, $2, $3, $4)', [id, side, contentType, sealed]);
+        // As hex text: PGlite serialises a Buffer parameter byte by byte (about 0.4 s for 1.5 MB, on the
+        // event loop); decode() is one call on both back-ends.
+        await tx.query("INSERT INTO sandbox_identity_images (step_id, side, content_type, sealed) VALUES ($1, $2, $3, decode($4, 'hex'))", [id, side, contentType, sealed.toString('hex')]);
       }
     });
     return { ok: true };
@@ -148,11 +150,11 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
   }
 
   async function readImages(tx: Executor, stepIds: string[]): Promise<Map<Side, IdentityImage>> {
-    const rows = await tx.query<{ step_id: string; side: Side; content_type: IdentityImage['contentType']; sealed: Uint8Array }>(
-      'SELECT step_id, side, content_type, sealed FROM sandbox_identity_images WHERE step_id = ANY($1::text[])',
+    const rows = await tx.query<{ step_id: string; side: Side; content_type: IdentityImage['contentType']; sealed: string }>(
+      "SELECT step_id, side, content_type, encode(sealed, 'hex') AS sealed FROM sandbox_identity_images WHERE step_id = ANY($1::text[])",
       [stepIds],
     );
-    return new Map(rows.map((r) => [r.side, { contentType: r.content_type, bytes: openBytes(key, r.sealed, `${r.step_id}:${r.side}`) }]));
+    return new Map(rows.map((r) => [r.side, { contentType: r.content_type, bytes: openBytes(key, Buffer.from(r.sealed, 'hex'), `${r.step_id}:${r.side}`) }]));
   }
 
   async function verification(tx: Executor, row: AttemptRow): Promise<Verification> {

@@ -2,9 +2,11 @@
 // the authority), and the calls those pages make.
 import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CardLinkService } from '../../modules/billing/card-links.service.ts';
 import type { PaymentLinkService } from '../../modules/payments/payment-links.service.ts';
+import { verificationSessionCookie } from '../../modules/verifications/verification-sessions.routes.ts';
+import type { VerificationSessionService } from '../../modules/verifications/verification-sessions.service.ts';
 import { PayBody, PayResult } from '../../modules/payments/payments.schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import { SaveCardBody, SavedCard } from '../../modules/billing/billing.schemas.ts';
@@ -13,6 +15,7 @@ import { cardFormCsp } from './card-form.ts';
 import { cardLinkNotice, renderCardPage } from './card-page.ts';
 import { linkNoticeCsp, renderLinkNotice, type LinkNotice } from './link-notice.ts';
 import { paymentLinkNotice, renderPaymentPage } from './payment-page.ts';
+import { renderVerificationPage, verificationLinkNotice, verificationPageCsp, verificationPagePermissions } from './verification-page.ts';
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token from the URL.' }) });
 
@@ -21,14 +24,30 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
     ['card-form.js', 'text/javascript; charset=utf-8'],
     ['card-page.js', 'text/javascript; charset=utf-8'],
     ['payment-page.js', 'text/javascript; charset=utf-8'],
+    ['verification-page.js', 'text/javascript; charset=utf-8'],
     ['hosted.css', 'text/css; charset=utf-8'],
   ].map(([name, type]) => [name, { type: type!, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) }]),
 );
 
-/** What a link's page answers: the live page with its policy, or the notice that says why there is none. */
-type LinkPage = { live: string; csp: string } | { status: number; notice: LinkNotice };
+/**
+ * What a link's page answers: the live page with its policy (and any other headers it needs), or the
+ * notice that says why there is none.
+ */
+type LinkPage = { live: string; csp: string; headers?: Record<string, string> } | { status: number; notice: LinkNotice };
 
-export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkService; paymentLinks: PaymentLinkService; runWindowSeconds: number }): void {
+/** A cookie's value from the Cookie header (no cookie plugin is installed: this page reads one). */
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const pair of request.headers.cookie?.split(';') ?? []) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+export function registerHostedRoutes(
+  app: HttpApp,
+  deps: { cardLinks: CardLinkService; paymentLinks: PaymentLinkService; verificationSessions: Pick<VerificationSessionService, 'linkPage'>; runWindowSeconds: number },
+): void {
   const sendNotice = (reply: FastifyReply, { status, notice }: { status: number; notice: LinkNotice }) =>
     reply
       .code(status)
@@ -38,7 +57,7 @@ export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkSe
       .send(renderLinkNotice(notice));
 
   /** A page a person opens from a link; `unknown` is the notice for a link that does not exist. */
-  function linkPage(path: string, render: (token: string) => Promise<LinkPage>, unknown: { status: number; notice: LinkNotice }): void {
+  function linkPage(path: string, render: (token: string, request: FastifyRequest) => Promise<LinkPage>, unknown: { status: number; notice: LinkNotice }): void {
     app.get(
       path,
       {
@@ -52,8 +71,9 @@ export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkSe
         },
       },
       async (request, reply) => {
-        const answer = await render(request.params.token);
+        const answer = await render(request.params.token, request);
         if ('notice' in answer) return sendNotice(reply, answer);
+        if (answer.headers) reply.headers(answer.headers);
         return reply.type('text/html; charset=utf-8').header('cross-origin-opener-policy', 'same-origin').header('content-security-policy', answer.csp).send(answer.live);
       },
     );
@@ -77,6 +97,18 @@ export function registerHostedRoutes(app: HttpApp, deps: { cardLinks: CardLinkSe
       return { csp: cardFormCsp(view.hostedFields), live: renderPaymentPage(view, { payUrl: `/hosted/v1/payment-links/${token}` }) };
     },
     paymentLinkNotice('UNKNOWN'),
+  );
+
+  // Loading the page never spends the link: its script does, once the person agrees (so a link preview
+  // cannot). A session cookie of the link's own person picks the flow up where it was.
+  linkPage(
+    '/v/:token',
+    async (token, request) => {
+      const state = await deps.verificationSessions.linkPage(token, cookieOf(request, verificationSessionCookie));
+      if (state.kind === 'unknown' || state.kind === 'invalid') return verificationLinkNotice(state);
+      return { csp: verificationPageCsp, headers: { 'permissions-policy': verificationPagePermissions }, live: renderVerificationPage(state) };
+    },
+    verificationLinkNotice({ kind: 'unknown' }),
   );
 
   app.post(
