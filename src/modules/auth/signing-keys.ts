@@ -1,6 +1,6 @@
 // ES256 keys for access tokens. They live in the database (private half sealed with a key derived
 // from SECRET_KEY) so that every API node signs and verifies with the same keys.
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
 import { decrypt, deriveKey, encrypt } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
@@ -12,6 +12,17 @@ export interface SigningKeys {
   /** The public key for a kid, reloading from the database once if it is not known here yet. */
   publicKey(kid: string): Promise<CryptoKey | undefined>;
   jwks(): { keys: JWK[] };
+}
+
+/** The public key a token names in its header (`kid`); undefined for a token that names none we know. */
+export async function keyOfToken(keys: SigningKeys, token: string): Promise<CryptoKey | undefined> {
+  let kid: string | undefined;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return undefined;
+  }
+  return kid ? keys.publicKey(kid) : undefined;
 }
 
 interface KeyRow {

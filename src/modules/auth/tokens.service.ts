@@ -1,10 +1,10 @@
 // OAuth 2.0 client credentials: a partner's API client exchanges its id and secret for a short-lived
 // ES256 JWT, which every /v1 call then presents. Verified tokens are cached briefly so that checking
 // a token does not dominate a request.
-import { jwtVerify, SignJWT, errors as joseErrors, decodeProtectedHeader } from 'jose';
+import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
 import { decoyHash, verifySecret } from '../../platform/crypto.ts';
-import type { SigningKeys } from './signing-keys.ts';
+import { keyOfToken, type SigningKeys } from './signing-keys.ts';
 
 export const apiScope = 'channel-partner-api/server';
 export const tokenLifetimeSeconds = 3600;
@@ -72,13 +72,7 @@ export function createTokenService(deps: {
         if (cached.until > nowMs) return cached.claims;
         cache.delete(token);
       }
-      let kid: string | undefined;
-      try {
-        kid = decodeProtectedHeader(token).kid;
-      } catch {
-        return undefined;
-      }
-      const key = kid ? await deps.keys.publicKey(kid) : undefined;
+      const key = await keyOfToken(deps.keys, token);
       if (!key) return undefined;
       try {
         const { payload } = await jwtVerify(token, key, {

@@ -1,8 +1,8 @@
 // Operator access tokens: ES256 JWTs signed with the same keys as partner tokens, told apart by their
 // audience and scope. A partner token has no `aud` and carries `partner_id` and the partner scope, so it
 // fails here; an operator token has neither, so the /v1 guard (tokens.service.ts) refuses it.
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { SigningKeys } from '../auth/signing-keys.ts';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { keyOfToken, type SigningKeys } from '../auth/signing-keys.ts';
 import type { Clock } from '../../platform/clock.ts';
 
 export const operatorAudience = 'pvs-ops';
@@ -39,13 +39,7 @@ export function createOperatorTokens(deps: { keys: SigningKeys; clock: Clock; is
     },
 
     async verify(token) {
-      let kid: string | undefined;
-      try {
-        kid = decodeProtectedHeader(token).kid;
-      } catch {
-        return undefined;
-      }
-      const key = kid ? await deps.keys.publicKey(kid) : undefined;
+      const key = await keyOfToken(deps.keys, token);
       if (!key) return undefined;
       try {
         const { payload } = await jwtVerify(token, key, {
