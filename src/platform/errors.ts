@@ -73,6 +73,11 @@ export function validationError(pointer: string, message: string): AppError {
   return new AppError('VALIDATION_ERROR', message, { pointer });
 }
 
+/** Every problem found at once: each at its pointer in `errors[]`, and all of them in the detail. */
+export function fieldProblems(problems: FieldProblem[]): AppError {
+  return new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+}
+
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} was not found`);
 }

@@ -3,7 +3,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
-import { AppError, notFound, type FieldProblem } from '../../platform/errors.ts';
+import { AppError, fieldProblems, notFound, type FieldProblem } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Outbox } from '../../platform/outbox.ts';
@@ -99,7 +99,7 @@ export function createPaymentService(deps: {
   return {
     async create(tx: Tx, tenant: Tenant, body: CreatePaymentBody): Promise<Payment> {
       const { prn, problems } = problemsOf(body);
-      if (problems.length > 0) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+      if (problems.length > 0) throw fieldProblems(problems);
       if (body.contactId !== undefined && !(await deps.isActiveContact(tx, tenant, body.contactId))) {
         throw new AppError('CONTACT_INVALID', `Contact ${body.contactId} is unknown or archived`, { pointer: '/contactId' });
       }

@@ -6,7 +6,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { AppError, notFound, type FieldProblem } from '../../platform/errors.ts';
+import { AppError, fieldProblems, notFound, type FieldProblem } from '../../platform/errors.ts';
 import { cleanImage } from '../../platform/images.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -155,7 +155,7 @@ export function createVerificationSessionService(deps: {
     async saveDetails(individual: repo.IndividualRow, details: PersonDetails): Promise<void> {
       await assertStepsOpen(individual);
       const problems = detailsProblems(details, clock.now());
-      if (problems.length) throw validation(problems);
+      if (problems.length) throw fieldProblems(problems);
       const subjectRef = await subjectOf(individual);
       const saved = await deps.identity.saveDetails(subjectRef, details);
       if (!saved.ok) throw identityUnavailable();
@@ -168,7 +168,7 @@ export function createVerificationSessionService(deps: {
       const problems = documentProblems(fields, clock.now());
       const frontImage = imageAt('/front', front, problems);
       const backImage = back && imageAt('/back', back, problems);
-      if (problems.length) throw validation(problems);
+      if (problems.length) throw fieldProblems(problems);
       const document: IdentityDocument = { ...fields, front: frontImage!, ...(backImage ? { back: backImage } : {}) };
       const saved = await deps.identity.saveDocument(await subjectOf(individual), document);
       if (!saved.ok) throw identityUnavailable();
@@ -178,7 +178,7 @@ export function createVerificationSessionService(deps: {
       await assertStepsOpen(individual);
       const problems: FieldProblem[] = [];
       const selfie = imageAt('/image', image, problems);
-      if (!selfie) throw validation(problems);
+      if (!selfie) throw fieldProblems(problems);
       const saved = await deps.identity.saveSelfie(await subjectOf(individual), selfie);
       if (!saved.ok) throw identityUnavailable();
     },
@@ -253,10 +253,6 @@ function assertOpen(individual: repo.IndividualRow): void {
   if (individual.status !== 'IN_PROGRESS') {
     throw new AppError('INVALID_STATE', `This verification is ${individual.status}; nothing can be changed now`);
   }
-}
-
-function validation(problems: FieldProblem[]): AppError {
-  return new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
 }
 
 function identityUnavailable(): AppError {

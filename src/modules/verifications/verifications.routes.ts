@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { AppError, type FieldProblem } from '../../platform/errors.ts';
+import { fieldProblems, type FieldProblem } from '../../platform/errors.ts';
 import { IdempotencyHeaders, type Idempotency } from '../../platform/http/idempotency.ts';
 import { Page } from '../../platform/http/pagination.ts';
 import type { PartnerApi } from '../../platform/http/partner-api.ts';
@@ -36,7 +36,7 @@ async function refusePersonalData(request: FastifyRequest): Promise<void> {
     }
   };
   walk(request.body, '');
-  if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+  if (problems.length) throw fieldProblems(problems);
 }
 
 export function registerVerificationRoutes(api: PartnerApi, deps: { verifications: VerificationService; charges: Pick<ChargeService, 'gate'>; idempotency: Idempotency }): void {

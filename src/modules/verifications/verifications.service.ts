@@ -9,7 +9,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
-import { AppError, notFound, validationError, type FieldProblem } from '../../platform/errors.ts';
+import { AppError, fieldProblems, notFound, validationError, type FieldProblem } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Outbox } from '../../platform/outbox.ts';
@@ -104,7 +104,7 @@ export function createVerificationService(deps: {
       else if (seen.has(entry.idvEntityId)) problems.push({ pointer: `/individuals/${i}/idvEntityId`, message: `${entry.idvEntityId} is listed twice` });
       if (entry.idvEntityId) seen.add(entry.idvEntityId);
     });
-    if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+    if (problems.length) throw fieldProblems(problems);
     return listed.map((entry) => {
       const party = parties.get(entry.idvEntityId!)!;
       return {
@@ -175,7 +175,7 @@ export function createVerificationService(deps: {
         const problems: FieldProblem[] = (body.individuals ?? []).flatMap((entry, i) =>
           entry.idvEntityId === undefined ? [] : [{ pointer: `/individuals/${i}/idvEntityId`, message: 'is only for a request bound to a lookup (lookupRequestId)' }],
         );
-        if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+        if (problems.length) throw fieldProblems(problems);
         people = (body.individuals ?? []).map((entry) => ({ externalId: entry.externalId ?? null, idvEntityId: null, role: roleOf(entry.role), roleDescription: entry.roleDescription ?? null }));
         status = body.mode === 'TPB_POI' ? 'DRAFT' : body.structureConfirmed === true ? 'READY_TO_SEND' : 'UBO_REVIEW';
       }
@@ -257,7 +257,7 @@ export function createVerificationService(deps: {
             else if (terminalStatuses.includes(found.status)) problems.push({ pointer: `/individualIds/${i}`, message: `${individualId} is ${found.status}: finished, no link can be sent` });
             return found ? [found] : [];
           });
-          if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.pointer} ${p.message}`).join('; '), { errors: problems });
+          if (problems.length) throw fieldProblems(problems);
         } else {
           chosen = individuals.filter((ind) => !terminalStatuses.includes(ind.status));
         }

@@ -5,7 +5,7 @@
 // form gets wrong is a 400 VALIDATION_ERROR with a pointer per field, like any other body.
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AppError, type FieldProblem } from '../errors.ts';
+import { AppError, fieldProblems, type FieldProblem } from '../errors.ts';
 import { inspectDocument, jsonBodyLimits } from '../text-safety.ts';
 import type { HttpApp } from './types.ts';
 import { maxProblems } from './validation.ts';
@@ -28,11 +28,6 @@ export async function installMultipart(scope: HttpApp, limits: { maxFileBytes: n
   await scope.register(multipart, {
     limits: { fileSize: limits.maxFileBytes, files: 4, fields: 20, fieldSize: 4_096, parts: 24, headerPairs: 100 },
   });
-}
-
-function refusal(problems: FieldProblem[]): AppError {
-  const detail = problems.length === 1 ? `${problems[0]!.pointer || 'The body'} ${problems[0]!.message}` : 'The form has problems; see errors[]';
-  return new AppError('VALIDATION_ERROR', detail, { errors: problems.slice(0, maxProblems) });
 }
 
 /** A preValidation hook reading a multipart form of this shape. */
@@ -71,12 +66,12 @@ export function readForm(shape: FormShape) {
     } catch (error) {
       if (error instanceof AppError) throw error;
       // The parts end at a file over the limit (it is already among the problems): say what was found.
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' && problems.length) throw refusal(problems);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' && problems.length) throw fieldProblems(problems);
       // Too many parts, a part cut short, a boundary that never closes: the form itself is broken.
       throw new AppError('VALIDATION_ERROR', 'The body is not a multipart form PVS can read (too many parts, or cut short)', { errors: [{ pointer: '', message: 'is not a readable multipart form' }] });
     }
     problems.push(...inspectDocument(body, jsonBodyLimits, { multiline: false, max: maxProblems }).map((p) => ({ pointer: p.pointer, message: p.message })));
-    if (problems.length) throw refusal(problems);
+    if (problems.length) throw fieldProblems(problems);
     files.set(request, kept);
     request.body = body;
   };
