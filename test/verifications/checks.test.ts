@@ -115,6 +115,15 @@ describe('an ordinary name passes', () => {
     await submitAttempt(person, 'Okafor');
     assert.deepEqual(await charges(individualId), [{ billed_to: 'CONTACT', contact_id: contact.id, amount: t.config.PRICE_VERIFICATION_INDIVIDUAL }]);
   });
+
+  it('a contact whose card was removed after create is still charged at submit: the person is not told about billing', async () => {
+    const contact = await billableContact(t, partner);
+    const { individualId, person } = await onePerson({ contactId: contact.id });
+    const removed = await t.app.inject({ method: 'DELETE', url: `/v1/contacts/${contact.id}/card`, headers: partner.headers });
+    assert.ok(removed.statusCode < 300, removed.body);
+    assert.deepEqual(await submitAttempt(person, 'Okafor'), { status: 'CHECKING', attemptsRemaining: 2 });
+    assert.deepEqual(await charges(individualId), [{ billed_to: 'CONTACT', contact_id: contact.id, amount: t.config.PRICE_VERIFICATION_INDIVIDUAL }]);
+  });
 });
 
 describe('Review: manual review, then an operator decides', () => {

@@ -129,6 +129,24 @@ describe('the details step', () => {
     assert.ok(!t.logText().includes('Citizen') && !t.logText().includes('1988-04-12'), 'nor in the logs');
   });
 
+  it('asks for state and postcode on an Australian address only', async () => {
+    const { token } = await linked();
+    const sessionToken = (await open(token)).json<{ sessionToken: string }>().sessionToken;
+    const abroad = { ...details, address: { line1: '4 Rue Cler', locality: 'Paris', country: 'FR' } };
+    assert.equal((await put(sessionToken, abroad)).statusCode, 200);
+    const home = await put(sessionToken, { ...details, address: { line1: '1 George St', locality: 'Sydney', country: 'AU' } });
+    assert.deepEqual(
+      [home.statusCode, home.json<{ errors: Array<{ pointer: string; message: string }> }>().errors],
+      [
+        400,
+        [
+          { pointer: '/address/state', message: 'is required for an Australian address' },
+          { pointer: '/address/postcode', message: 'is required for an Australian address' },
+        ],
+      ],
+    );
+  });
+
   it('refuses what is wrong in words, each at its pointer; without a session it is 401 before the body is read', async () => {
     const { token } = await linked();
     const sessionToken = (await open(token)).json<{ sessionToken: string }>().sessionToken;
