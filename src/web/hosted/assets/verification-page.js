@@ -603,8 +603,6 @@
       if (res.status !== 200) return failed(res);
       state.redone[step] = true;
       applyView(res.body);
-      // A 200 means the step is saved, whatever the view it answers lists.
-      if (state.completed.indexOf(step) < 0) state.completed.push(step);
       showStep(firstMissing());
     };
   }
