@@ -166,7 +166,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
         tags,
         summary: 'Exchange a verification link for a session',
         description:
-          'Spends the link (the token at the end of `/v/{token}`): the flow then continues with the session, so a reload works but the link cannot be shared. The individual becomes IN_PROGRESS (verification.individual.in_progress, once). 410 LINK_INVALID when the link was already opened, replaced or has expired, or the verification is finished; 404 for a link that never existed.',
+          'Spends the link (the token at the end of `/v/{token}`): the flow then continues with the session, so a reload works but the link cannot be shared. The answer also sets the cookie `pvs_verification_session` (HttpOnly, Secure, SameSite=Lax, 24 hours), which the session calls accept in place of the bearer token. The individual becomes IN_PROGRESS (verification.individual.in_progress, once). 410 LINK_INVALID when the link was already opened, replaced or has expired, or the verification is finished; 404 for a link that never existed.',
         operationId: 'openVerificationSession',
         body: Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token.' }) }, { additionalProperties: false }),
         response: { 201: OpenedSession },
