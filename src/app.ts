@@ -16,6 +16,10 @@ import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
 import { registerVerificationRoutes } from './modules/verifications/verifications.routes.ts';
 import { registerVerificationSessionRoutes } from './modules/verifications/verification-sessions.routes.ts';
 import { registerVerificationDecisionRoutes } from './modules/verifications/verification-decisions.routes.ts';
+import { registerEvidenceRoutes } from './modules/verifications/evidence.routes.ts';
+import { registerEvidenceReadRoutes } from './modules/verifications/evidence-reads.routes.ts';
+import { registerReportFileRoutes } from './modules/verifications/reports/report-files.routes.ts';
+import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -83,6 +87,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerAdminRoutes(app, services);
   await registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
   registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, verificationSessions: services.verificationSessions, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
+  // Report URLs carry their own permission (a signature), so they are outside the /v1 guard.
+  registerReportFileRoutes(app, { reports: services.reports });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
   await app.register(
@@ -95,6 +101,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerLookupRoutes(api, { lookups: services.lookups, idempotency: services.idempotency });
       registerPaymentRoutes(api, { payments: services.payments, idempotency: services.idempotency });
       registerVerificationRoutes(api, { verifications: services.verifications, charges: services.charges, idempotency: services.idempotency });
+      registerEvidenceRoutes(api, { evidence: services.evidence, reports: services.reports });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },
@@ -106,6 +113,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     opsApi({ operators: services.operators }, (api) => {
       registerOperatorRoutes(api, { operators: services.operators });
       registerVerificationDecisionRoutes(api, { checks: services.verificationChecks });
+      registerEvidenceReadRoutes(api, { evidence: services.evidence });
+      registerSettingsRoutes(api, { settings: services.settings });
       options.extraOpsRoutes?.(api);
     }),
     { prefix: '/ops/v1' },

@@ -5,6 +5,7 @@ import { runAdminCommand } from './cli/admin-client.ts';
 import { runServe, type Role } from './cli/serve.ts';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.ts';
 import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
+import type { RuntimeSetting } from './modules/settings/runtime-settings.ts';
 import type { AsicImportResult } from './providers/register/asic-dataset/asic-dataset-import.ts';
 
 function config(): Config {
@@ -138,6 +139,35 @@ screening
         ? 'No list is loaded: screening answers UNAVAILABLE. Load one with `pvs screening import`.'
         : [`List version ${r.version}`, ...r.lists.map((l) => `  ${l.list.padEnd(16)} ${String(l.entries).padStart(7)} entries  ${l.format.padEnd(13)} ${l.fileName}  imported ${l.importedAt}`)].join('\n'),
     );
+  });
+
+const setting = program.command('setting').description('runtime settings: changed while PVS runs, on every node at once (docs/operators.md)');
+const formatSetting = (r: RuntimeSetting) =>
+  `${r.name}=${r.value} (${r.source === 'RUNTIME' ? `set by ${r.changedBy} at ${r.changedAt}` : 'from the environment'}; environment: ${r.environmentValue})`;
+setting
+  .command('set')
+  .description('set a value that wins over the environment until reset, e.g. `pvs setting set EVIDENCE_DETAIL_ENABLED false`')
+  .argument('<name>', 'the setting, e.g. EVIDENCE_DETAIL_ENABLED')
+  .argument('<value>', 'true or false')
+  .option('--json', 'print one JSON object')
+  .action(async (name: string, value: string, options: { json?: boolean }) => {
+    const parsed = value === 'true' ? true : value === 'false' ? false : value;
+    print(await runAdminCommand(config(), 'setting-set', { name, value: parsed }), Boolean(options.json), formatSetting);
+  });
+setting
+  .command('reset')
+  .description("drop the operator's value: the environment's holds again")
+  .argument('<name>', 'the setting')
+  .option('--json', 'print one JSON object')
+  .action(async (name: string, options: { json?: boolean }) => {
+    print(await runAdminCommand(config(), 'setting-reset', { name }), Boolean(options.json), formatSetting);
+  });
+setting
+  .command('list')
+  .description('every runtime setting, its value and where the value comes from')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { json?: boolean }) => {
+    print(await runAdminCommand(config(), 'setting-list', {}), Boolean(options.json), (r: { data: RuntimeSetting[] }) => r.data.map(formatSetting).join('\n'));
   });
 
 const registers = program.command('registers').description('offline copies of the business registers');

@@ -56,6 +56,11 @@ import { createVerificationService, type VerificationService } from './modules/v
 import { createVerificationSessionService, type VerificationSessionService } from './modules/verifications/verification-sessions.service.ts';
 import { createVerificationCheckService, type VerificationCheckService } from './modules/verifications/verification-checks.service.ts';
 import { verificationCheckJob, verificationJobs } from './modules/verifications/verifications.jobs.ts';
+import { createEvidenceService, type EvidenceService } from './modules/verifications/evidence.service.ts';
+import { createMrzEvidence } from './modules/verifications/mrz/mrz-evidence.ts';
+import { createReportService, type ReportService } from './modules/verifications/reports/reports.service.ts';
+import { createRuntimeSettings, type RuntimeSettings } from './modules/settings/runtime-settings.ts';
+import { createUrlSigner } from './platform/signed-urls.ts';
 
 export interface Services {
   config: Config;
@@ -95,6 +100,12 @@ export interface Services {
   verificationSessions: VerificationSessionService;
   /** The checks of submitted attempts, their outcomes, and operators' decisions. */
   verificationChecks: VerificationCheckService;
+  /** The evidence endpoints and their audit trail. */
+  evidence: EvidenceService;
+  /** The entity and individual PDF reports, behind signed URLs. */
+  reports: ReportService;
+  /** Settings operators change while PVS runs (the evidence kill switch). */
+  settings: RuntimeSettings;
   idempotency: Idempotency;
   /** Per partner on /v1. */
   apiLimiter: RateLimiter;
@@ -248,7 +259,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       queue,
       partnerName: async (partnerId) => (await partners.getOwn(tenantOf(partnerId))).name,
     });
-    const verificationChecks = createVerificationCheckService({ db, clock, outbox, identity, screening, logger: logger.child({ module: 'verifications' }) });
+    // One OCR worker per process, started on the first passport it reads; closed with the services.
+    const mrz = createMrzEvidence();
+    closers.push(() => mrz.close());
+    const verificationChecks = createVerificationCheckService({ db, clock, outbox, identity, screening, mrz, logger: logger.child({ module: 'verifications' }) });
+    const settings = createRuntimeSettings({ db, clock, config });
+    const evidence = createEvidenceService({ db, clock, identity, screening, settings, mrz });
+    const reports = createReportService({
+      db,
+      clock,
+      identity,
+      lookups,
+      partners,
+      evidence,
+      signer: createUrlSigner({ key: deriveKey(config.SECRET_KEY, 'report-urls'), clock, baseUrl: config.PUBLIC_BASE_URL }),
+    });
     const verifications = createVerificationService({
       db,
       clock,
@@ -344,6 +369,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       verifications,
       verificationSessions,
       verificationChecks,
+      evidence,
+      reports,
+      settings,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,
       tokenLimiter,

@@ -115,6 +115,24 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { filePath: fileArgument },
     run: (services, input) => importAsicDataset(services.db, input.filePath, services.clock),
   }),
+  'setting-set': command({
+    name: 'setting-set',
+    input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), value: Type.Boolean() }, { additionalProperties: false }),
+    options: { name: 'the setting name', value: 'the value (true or false)' },
+    run: (services, input) => services.settings.set(input.name, input.value, 'cli'),
+  }),
+  'setting-reset': command({
+    name: 'setting-reset',
+    input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    options: { name: 'the setting name' },
+    run: (services, input) => services.settings.reset(input.name),
+  }),
+  'setting-list': command({
+    name: 'setting-list',
+    input: Type.Object({}, { additionalProperties: false }),
+    options: {},
+    run: async (services) => ({ data: await services.settings.list() }),
+  }),
   migrate: command({
     name: 'migrate',
     input: Type.Object({}, { additionalProperties: false }),

@@ -23,6 +23,7 @@ export const idPrefixes = {
   request: 'req',
   signingKey: 'key',
   operator: 'opr',
+  evidenceRead: 'evr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -111,6 +111,14 @@ describe('ownership view of 54 222 222 228', () => {
       ['Priscilla Mary FAIRBAIRN', 'FAIRBAIRN MERRIWEATHER HOLDINGS PTY LTD', 50],
       ['Daniel Hugh MERRIWEATHER', 'FAIRBAIRN MERRIWEATHER HOLDINGS PTY LTD', 50],
     ]);
+    // Companies carry their numbers, so that the partner can tell which company holds what; people do not.
+    assert.deepEqual(view.nodes.map((n) => [n.kind, n.acn, n.abn]), [
+      ['COMPANY', '222222228', '54222222228'],
+      ['PERSON', null, null],
+      ['COMPANY', '333333332', '88333333332'],
+      ['PERSON', null, null],
+      ['PERSON', null, null],
+    ]);
     assert.deepEqual(view.beneficialOwners.map((o) => [fullName(o), o.ownershipPercent]), [
       ['Oliver James KINGSLEY', 40],
       ['Priscilla Mary FAIRBAIRN', 30],

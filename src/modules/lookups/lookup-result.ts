@@ -20,7 +20,7 @@ export interface Party {
 
 /** The ownership structure as stored and shown; node ids are `n1`, `n2`… in the source's order. */
 export interface StoredStructure extends Pick<OwnershipAnalysis, 'ownershipSource' | 'complete' | 'truncated' | 'traversalComplete' | 'reason' | 'completeness'> {
-  nodes: Array<{ id: string; kind: OwnershipNodeKind; name: string; idvEntityId: string | null }>;
+  nodes: Array<{ id: string; kind: OwnershipNodeKind; name: string; idvEntityId: string | null; acn: string | null; abn: string | null }>;
   edges: Array<{ ownerId: string; ownedId: string; percent: number }>;
   blockedNodes: Array<{ nodeId: string; kind: OwnershipNodeKind; name: string; ownershipPercent: number }>;
   unlinkedOwners: Array<{ name: string; ownedId: string; percent: number | null }>;
@@ -90,7 +90,14 @@ export function buildLookupResult(facts: RegisterFacts, idvEntityIdOf: (partyRef
     traversalComplete: analysis.traversalComplete,
     reason: analysis.reason,
     completeness: analysis.completeness,
-    nodes: analysis.nodes.map((n) => ({ id: ours(n.id), kind: n.kind, name: n.name, idvEntityId: n.kind === 'PERSON' ? idvEntityIdOf(personAt(persons, n.id).partyRef) : null })),
+    nodes: analysis.nodes.map((n) => ({
+      id: ours(n.id),
+      kind: n.kind,
+      name: n.name,
+      idvEntityId: n.kind === 'PERSON' ? idvEntityIdOf(personAt(persons, n.id).partyRef) : null,
+      acn: n.acn ?? null,
+      abn: n.abn ?? null,
+    })),
     edges: analysis.edges.map((e) => ({ ownerId: ours(e.ownerId), ownedId: ours(e.ownedId), percent: e.percent })),
     blockedNodes: analysis.blockedNodes.map((b) => ({ nodeId: ours(b.nodeId), kind: b.kind, name: nameOf.get(b.nodeId)!, ownershipPercent: b.ownershipPercent })),
     unlinkedOwners: analysis.unlinkedOwners.map((u) => ({ name: u.name, ownedId: ours(u.ownedId), percent: u.percent })),

@@ -142,7 +142,8 @@ export function createLookupViews(deps: { db: Database; clock: Clock; logger: Lo
           traversalComplete: structure.traversalComplete,
           reason: structure.reason,
           completeness: structure.completeness,
-          nodes: structure.nodes,
+          // Structures stored before nodes carried their numbers answer null for them.
+          nodes: structure.nodes.map((n) => ({ ...n, acn: n.acn ?? null, abn: n.abn ?? null })),
           edges: structure.edges,
           blockedNodes: structure.blockedNodes,
           unlinkedOwners: structure.unlinkedOwners,

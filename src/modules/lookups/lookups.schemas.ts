@@ -139,7 +139,16 @@ export const Ownership = Type.Object(
     traversalComplete: nullable(Type.Boolean()),
     reason: literals(['COMPLETE', 'TRUNCATED', 'BLOCKED_NODES', 'UNLINKED_OWNERS', 'SOURCE_UNAVAILABLE', 'NOT_REQUESTED', 'UNKNOWN'] as const, 'Why the result is as complete as it is.'),
     completeness: literals(['HIGH', 'PARTIAL', 'UNKNOWN'] as const, 'SPEC’s three rules, UNKNOWN over PARTIAL over HIGH. Present HIGH as a full owner list, PARTIAL as owners found so far with the gaps named, UNKNOWN as no owner finding.'),
-    nodes: Type.Array(Type.Object({ id: Type.String({ description: '`n1` is the company looked up.' }), kind: NodeKind, name: Type.String(), idvEntityId: nullable(Type.String()) })),
+    nodes: Type.Array(
+      Type.Object({
+        id: Type.String({ description: '`n1` is the company looked up.' }),
+        kind: NodeKind,
+        name: Type.String(),
+        idvEntityId: nullable(Type.String()),
+        acn: nullable(Type.String({ description: 'A company’s ACN (9 digits); null for other kinds.' })),
+        abn: nullable(Type.String({ description: 'A company’s ABN (11 digits) where the source knows it.' })),
+      }),
+    ),
     edges: Type.Array(Type.Object({ ownerId: Type.String(), ownedId: Type.String(), percent: Type.Number() })),
     blockedNodes: Type.Array(Type.Object({ nodeId: Type.String(), kind: NodeKind, name: Type.String(), ownershipPercent: Type.Number({ description: 'Of the company looked up, held through this node.' }) }), {
       description: 'Entities the traversal cannot see past, such as trusts.',

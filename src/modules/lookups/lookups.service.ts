@@ -212,6 +212,21 @@ export function createLookupService(deps: {
     async entityNameOf(executor: Database | Tx, tenant: Tenant, id: string): Promise<string | null> {
       return (await repo.findLookup(executor, tenant, id))?.entity_name ?? null;
     },
+
+    /**
+     * What a verification's entity report prints of its bound lookup: the registry identity and the
+     * ownership structure as the lookup stored them. No register is read, so no read budget is spent.
+     * Undefined unless the lookup is the partner's and COMPLETED.
+     */
+    async reportFactsOf(tenant: Tenant, id: string) {
+      const row = await repo.findLookup(deps.db, tenant, id);
+      if (!row || row.status !== 'COMPLETED') return undefined;
+      return {
+        registry: row.registry && { retrievedAt: row.registry_retrieved_at!, abr: row.registry.abr, asic: row.registry.asic },
+        structure: row.ownership,
+        structureAsOf: row.structure_as_of,
+      };
+    },
   };
 }
 

@@ -2,7 +2,8 @@
 // The lookup service passes in the graph the UBO-report provider returned and presents what comes out.
 
 export type OwnershipNodeKind = 'COMPANY' | 'PERSON' | 'TRUST' | 'OTHER';
-export interface OwnershipNode { id: string; kind: OwnershipNodeKind; name: string; }
+/** A company node carries its ACN, and its ABN where the source knows it, so that a reader can tell companies apart. */
+export interface OwnershipNode { id: string; kind: OwnershipNodeKind; name: string; acn?: string; abn?: string; }
 /** `ownerId` holds `percent` (0 < percent ≤ 100, may have decimals) of `ownedId`. */
 export interface OwnershipEdge { ownerId: string; ownedId: string; percent: number; }
 /** An owner the source names but cannot link to any node (no identifier). */

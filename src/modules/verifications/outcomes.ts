@@ -4,7 +4,9 @@
 //   any check FAIL                                                          a failed attempt: IN_PROGRESS
 //                                                 again while attempts remain, LOCKED_OUT at the limit
 //   an AML possible match, or any check REVIEW                              MANUAL_REVIEW (never a pass)
-//   every check PASS and screening CLEAR                                    PASSED
+//   every check PASS (or INCONCLUSIVE) and screening CLEAR                  PASSED
+// INCONCLUSIVE is a check that could not tell either way (a passport's machine-readable zone that could not
+// be read, or whose check digits do not add up): it is reported, and the other checks decide.
 // Risk: LOW for a pass; MEDIUM when a person must look (a REVIEW); HIGH for an AML match, a failure or
 // a lockout. The request's risk is the highest of its individuals', UNKNOWN until one has an outcome.
 import type { IdentityCheck } from '../../providers/identity/identity-provider.ts';
@@ -12,7 +14,7 @@ import type { AttemptStatus, CheckResultItem, RiskLevel } from './verifications.
 import type { IndividualStatus } from './verifications.schemas.ts';
 
 export interface Findings {
-  checks: IdentityCheck[];
+  checks: Array<IdentityCheck | CheckResultItem>;
   hardFailure: boolean;
   /** AML screening of the claimed identity: how many list entries may be this person (0: clear). */
   amlMatches: number;
@@ -49,7 +51,7 @@ export function outcomeOf(findings: Findings, attempts: { attemptCount: number; 
       : { status: 'IN_PROGRESS', attempt: 'RETRY', riskLevel: 'MEDIUM', checkResults };
   }
   if (findings.amlMatches > 0) return { status: 'MANUAL_REVIEW', attempt: 'MANUAL_REVIEW', riskLevel: 'HIGH', checkResults };
-  if (findings.checks.some((c) => c.result !== 'PASS')) return { status: 'MANUAL_REVIEW', attempt: 'MANUAL_REVIEW', riskLevel: 'MEDIUM', checkResults };
+  if (findings.checks.some((c) => c.result !== 'PASS' && c.result !== 'INCONCLUSIVE')) return { status: 'MANUAL_REVIEW', attempt: 'MANUAL_REVIEW', riskLevel: 'MEDIUM', checkResults };
   return { status: 'PASSED', attempt: 'PASSED', riskLevel: 'LOW', checkResults };
 }
 
@@ -59,4 +61,12 @@ export function requestRisk(individuals: ReadonlyArray<{ risk_level: RiskLevel |
   const levels = individuals.map((i) => i.risk_level).filter((level): level is RiskLevel => level !== null);
   if (levels.length === 0) return 'UNKNOWN';
   return riskOrder[Math.max(...levels.map((level) => riskOrder.indexOf(level)))]!;
+}
+
+/** The AML screening outcome an individual's checks recorded (amlCheck above made the item): for the reports. */
+export function amlOutcomeOf(checkResults: readonly CheckResultItem[]): { outcome: 'CLEAR' | 'POSSIBLE_MATCH' | 'NOT_RUN'; matchCount: number } {
+  const item = checkResults.find((c) => c.checkType === 'AML');
+  if (!item) return { outcome: 'NOT_RUN', matchCount: 0 };
+  if (item.code === 'AML_CLEAR') return { outcome: 'CLEAR', matchCount: 0 };
+  return { outcome: 'POSSIBLE_MATCH', matchCount: Number(/^\d+/.exec(item.message ?? '')?.[0] ?? 1) };
 }

@@ -1,6 +1,6 @@
 // The checks of a submitted attempt, run by a job (never in the request): the identity provider's
-// document, face-match and fraud checks, then AML screening of the identity the person claimed through
-// the in-house screening engine. The outcome (outcomes.ts) is recorded with its event in the job's
+// document, face-match and fraud checks, PVS's own reading of a passport's machine-readable zone
+// (mrz/), then AML screening of the identity the person claimed through the in-house screening engine. The outcome (outcomes.ts) is recorded with its event in the job's
 // completing transaction, and so is the request's: its risk, its issues, and COMPLETED with
 // verification.request.completed once every individual is terminal. Operators' decisions on individuals
 // in MANUAL_REVIEW land here too, so both paths share one way of recording an outcome.
@@ -17,6 +17,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import type { IdentityProvider } from '../../providers/identity/identity-provider.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
+import type { MrzEvidence } from './mrz/mrz-evidence.ts';
 import {
   verificationIndividualFailed,
   verificationIndividualLockedOut,
@@ -26,6 +27,7 @@ import {
 } from '../webhooks/events/verifications.events.ts';
 import { outcomeOf, requestRisk, type Outcome } from './outcomes.ts';
 import * as repo from './verifications.repository.ts';
+import type { CheckResultItem } from './verifications.repository.ts';
 import { terminalStatuses } from './verifications.schemas.ts';
 
 /** Tries that find the checks down before the request's issueList says so. */
@@ -52,7 +54,15 @@ export interface Decision {
   note: string;
 }
 
-export function createVerificationCheckService(deps: { db: Database; clock: Clock; outbox: Outbox; identity: IdentityProvider; screening: ScreeningService; logger: Logger }) {
+export function createVerificationCheckService(deps: {
+  db: Database;
+  clock: Clock;
+  outbox: Outbox;
+  identity: IdentityProvider;
+  screening: ScreeningService;
+  mrz: Pick<MrzEvidence, 'check'>;
+  logger: Logger;
+}) {
   const { db, clock, outbox } = deps;
 
   /** The request, then the individual, locked in that order (every writer of both takes them so). */
@@ -143,6 +153,18 @@ export function createVerificationCheckService(deps: { db: Database; clock: Cloc
     });
   }
 
+  /**
+   * The machine-readable zone check of a passport attempt, on the front image the provider keeps for it:
+   * null for other documents, `unavailable` when the provider cannot give the image now.
+   */
+  async function mrzCheck(subjectRef: string, number: number): Promise<CheckResultItem | null | 'unavailable'> {
+    const answer = await deps.identity.evidence(subjectRef, { includeScans: true });
+    if (!answer.ok) return answer.kind === 'unavailable' ? 'unavailable' : null;
+    const evidence = answer.evidence;
+    if (evidence?.attempt !== number || evidence.document.type !== 'PASSPORT' || !evidence.document.front) return null;
+    return deps.mrz.check(evidence.document.front, { ...evidence.details, document: evidence.document });
+  }
+
   return {
     /** The check job's handler for attempt `number` of an individual. */
     async check(individualId: string, number: number, ctx: JobContext): Promise<void> {
@@ -152,6 +174,8 @@ export function createVerificationCheckService(deps: { db: Database; clock: Cloc
 
       const verified = await deps.identity.verify(individual.subject_ref, { attempt: number });
       if (!verified.ok) return checksDown(individualId, number, ctx, verified.message);
+      const mrz = await mrzCheck(individual.subject_ref, number);
+      if (mrz === 'unavailable') return checksDown(individualId, number, ctx, 'the identity provider could not give the document image');
       const { claimed } = verified;
       const screening = await deps.screening.screenPerson({ names: [claimed.fullName], dateOfBirth: claimed.dateOfBirth, countries: [...new Set([claimed.country, claimed.residenceCountry])] });
       if (screening.outcome === 'UNAVAILABLE') return checksDown(individualId, number, ctx, 'screening is unavailable');
@@ -161,7 +185,7 @@ export function createVerificationCheckService(deps: { db: Database; clock: Cloc
         const current = locked && (await repo.findAttempt(tx, individualId, number, { lock: true }));
         if (!locked || current?.status !== 'CHECKING') return;
         const outcome = outcomeOf(
-          { checks: verified.checks, hardFailure: verified.hardFailure, amlMatches: screening.matches.length },
+          { checks: mrz ? [...verified.checks, mrz] : verified.checks, hardFailure: verified.hardFailure, amlMatches: screening.matches.length },
           { attemptCount: locked.individual.attempt_count, maxAttempts: locked.individual.max_attempts },
         );
         await repo.finishAttempt(tx, individualId, number, outcome.attempt, clock.now());

@@ -242,6 +242,10 @@ export async function findAttempt(db: Executor, individualId: string, number: nu
   return rows[0];
 }
 
+export async function listAttempts(db: Executor, individualId: string): Promise<AttemptRow[]> {
+  return db.query<AttemptRow>(`SELECT ${attemptColumns} FROM verification_attempts WHERE individual_id = $1 ORDER BY number`, [individualId]);
+}
+
 export async function insertAttempt(db: Executor, attempt: { individual_id: string; number: number; submitted_at: Date }): Promise<void> {
   await db.query("INSERT INTO verification_attempts (individual_id, number, status, submitted_at) VALUES ($1, $2, 'CHECKING', $3)", [
     attempt.individual_id,
@@ -264,6 +268,18 @@ export async function insertDecision(db: Executor, decision: { individual_id: st
     decision.note,
     decision.decided_at,
   ]);
+}
+
+export interface DecisionRow {
+  individual_id: string;
+  operator_id: string;
+  decision: 'PASS' | 'FAIL';
+  note: string;
+  decided_at: Date;
+}
+
+export async function listDecisions(db: Executor, individualIds: string[]): Promise<DecisionRow[]> {
+  return db.query<DecisionRow>('SELECT individual_id, operator_id, decision, note, decided_at FROM verification_decisions WHERE individual_id = ANY($1::text[])', [individualIds]);
 }
 
 export async function findLink(db: Executor, tokenHash: string): Promise<LinkRow | undefined> {

@@ -68,6 +68,7 @@ export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter },
         return sendProblem(reply, new AppError('RATE_LIMITED', `Rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds }));
       }
       request.tenant = tenantOf(claims.partnerId);
+      request.apiClientId = claims.clientId;
     });
 
     register(api);

@@ -8,5 +8,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated partner; set on every /v1 route before its handler runs. */
     tenant: Tenant;
+    /** The partner's API client whose token made the call (the token's `sub`); set with `tenant`. */
+    apiClientId: string;
   }
 }

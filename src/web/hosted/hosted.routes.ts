@@ -146,7 +146,8 @@ export function registerHostedRoutes(
   );
 
   app.get('/hosted/assets/:name', { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {
-    const asset = assets[request.params.name];
+    // Own keys only: `constructor` and friends are not assets.
+    const asset = Object.hasOwn(assets, request.params.name) ? assets[request.params.name] : undefined;
     if (!asset) return reply.code(404).type('text/plain').send('Not found');
     return reply.type(asset.type).header('cache-control', 'public, max-age=300').header('cross-origin-resource-policy', 'same-origin').send(asset.body);
   });

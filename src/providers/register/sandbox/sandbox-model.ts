@@ -84,7 +84,7 @@ export function buildOwnershipReport(root: SandboxCompany, companyOf: (acn: stri
   if (root.holdings === 'UNAVAILABLE') return 'UNAVAILABLE';
   if (root.holdings === null) return { graph: null, persons: {} };
 
-  const nodes: OwnershipNode[] = [{ id: companyNode(root.acn), kind: 'COMPANY', name: root.name }];
+  const nodes: OwnershipNode[] = [{ id: companyNode(root.acn), kind: 'COMPANY', name: root.name, acn: root.acn, abn: root.abn }];
   const edges: OwnershipEdge[] = [];
   const unlinkedOwners: UnlinkedOwner[] = [];
   const persons: Record<string, RegisterParty> = {};
@@ -118,7 +118,7 @@ export function buildOwnershipReport(root: SandboxCompany, companyOf: (acn: stri
         const owner = companyOf(holding.acn);
         ownerId = companyNode(owner.acn);
         if (!seen.has(ownerId)) queue.push(owner);
-        addNode({ id: ownerId, kind: 'COMPANY', name: owner.name });
+        addNode({ id: ownerId, kind: 'COMPANY', name: owner.name, acn: owner.acn, abn: owner.abn });
       }
       edges.push({ ownerId, ownedId, percent: holding.percent });
     });

@@ -1,0 +1,162 @@
+// The evidence answers (SPEC "Evidence responses", rule 1) and the report URLs. Evidence carries personal
+// information: it is fetched live on every call and kept nowhere (docs/verifications.md).
+import { Type, type Static } from '@sinclair/typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+
+export const EvidenceParams = Type.Object({
+  id: Type.String({ maxLength: 64, description: 'The verification request (`ver_…`).' }),
+  individualId: Type.String({ maxLength: 64, description: 'The individual (`ind_…`).' }),
+});
+
+export const DocumentDetailsQuery = Type.Object(
+  { includeScans: Type.Optional(Type.Boolean({ default: true, description: 'false leaves out the images: the fields read and the metadata only.' })) },
+  { additionalProperties: false },
+);
+
+export const evidenceStatuses = ['OK', 'NOT_AVAILABLE', 'UPSTREAM_UNAVAILABLE'] as const;
+export type EvidenceStatus = (typeof evidenceStatuses)[number];
+
+const EvidenceStatus = Type.Union(
+  evidenceStatuses.map((s) => Type.Literal(s)),
+  {
+    description:
+      'OK: fetched now (arrays may be empty). NOT_AVAILABLE: the person has not submitted yet, or the provider holds nothing for them. UPSTREAM_UNAVAILABLE: the identity provider or screening engine is not answering, or evidence is switched off; try again later.',
+  },
+);
+
+const Common = {
+  status: EvidenceStatus,
+  verificationRequestId: Type.String(),
+  individualId: Type.String(),
+  message: Nullable(Type.String(), 'Why there is no evidence (NOT_AVAILABLE, UPSTREAM_UNAVAILABLE); null when OK.'),
+  retrievedAt: DateTime,
+};
+
+const Address = Type.Object({
+  line1: Type.String(),
+  line2: Nullable(Type.String()),
+  locality: Type.String(),
+  state: Nullable(Type.String()),
+  postcode: Nullable(Type.String()),
+  country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
+});
+
+const ClaimedIdentity = Type.Object(
+  {
+    firstName: Type.String(),
+    middleName: Nullable(Type.String()),
+    lastName: Type.String(),
+    dateOfBirth: Type.String({ description: 'YYYY-MM-DD' }),
+    address: Address,
+    email: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+  },
+  { description: 'Who the person said they are, as they entered it on the verification page.' },
+);
+
+const Image = Type.Object({
+  kind: Type.Union([Type.Literal('DOCUMENT_FRONT'), Type.Literal('DOCUMENT_BACK'), Type.Literal('SELFIE')]),
+  contentType: Type.Union([Type.Literal('image/jpeg'), Type.Literal('image/png')]),
+  byteLength: Type.Integer(),
+  data: Type.String({ contentEncoding: 'base64', description: 'The image itself, base64; metadata was stripped at upload.' }),
+});
+
+const MrzField = Type.Union(['documentNumber', 'surname', 'givenNames', 'dateOfBirth', 'expiryDate', 'issuingCountry'].map((f) => Type.Literal(f)));
+
+const MachineReadableZone = Type.Object(
+  {
+    found: Type.Boolean({ description: 'Whether the two lines of a passport’s machine-readable zone were read from the front image.' }),
+    lines: Type.Array(Type.String(), { description: 'The two lines as read (44 characters each); empty when not found.' }),
+    checkDigits: Type.Array(Type.Object({ field: Type.String({ description: 'documentNumber, dateOfBirth, expiryDate, personalNumber or composite.' }), valid: Type.Boolean() }), {
+      description: 'ICAO 9303 check digits, each recomputed from what was read.',
+    }),
+    comparisons: Type.Array(Type.Object({ field: MrzField, result: Type.Union([Type.Literal('MATCH'), Type.Literal('MISMATCH'), Type.Literal('NOT_GIVEN')]) }), {
+      description: 'What was read against what the person entered.',
+    }),
+  },
+  { description: 'PVS’s own reading of a passport’s machine-readable zone (OCR), done again for this answer; null for other documents.' },
+);
+
+const Document = Type.Object({
+  type: Type.Union([Type.Literal('PASSPORT'), Type.Literal('DRIVER_LICENCE'), Type.Literal('MEDICARE')]),
+  number: Type.String(),
+  issuingCountry: Type.String(),
+  issuingState: Nullable(Type.String()),
+  cardNumber: Nullable(Type.String({ description: 'A licence’s card number or a Medicare card’s individual reference number.' })),
+  expiryDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+  machineReadableZone: Nullable(MachineReadableZone),
+});
+
+const FaceComparison = Type.Object({
+  score: Type.Number({ description: 'Similarity of the selfie to the document’s photo, 0 to 1.' }),
+  threshold: Type.Number({ description: 'The pass mark.' }),
+  result: Type.String({ description: 'PASS, FAIL or REVIEW; tolerate other values.' }),
+});
+
+const Check = Type.Object({ name: Type.String(), checkType: Type.String(), result: Type.String(), code: Type.String(), message: Type.Optional(Type.String()) });
+
+export const DocumentDetails = Type.Object(
+  {
+    ...Common,
+    attempt: Nullable(Type.Object({ number: Type.Integer(), verifiedAt: DateTime }), 'The attempt this evidence is from: the latest one checked.'),
+    claimedIdentity: Nullable(ClaimedIdentity),
+    documents: Type.Array(Document),
+    images: Type.Array(Image, { description: 'Empty with includeScans=false, or when not OK.' }),
+    faceComparisons: Type.Array(FaceComparison),
+    checks: Type.Array(Check, { description: 'The identity provider’s document, face-match and fraud checks of that attempt.' }),
+  },
+  { title: 'DocumentDetails' },
+);
+export type DocumentDetails = Static<typeof DocumentDetails>;
+
+export const AmlMatches = Type.Object(
+  {
+    ...Common,
+    listVersion: Nullable(Type.Integer(), 'The screening list version screened against now.'),
+    screened: Nullable(
+      Type.Object({ name: Type.String(), dateOfBirth: Type.String(), countries: Type.Array(Type.String()) }),
+      'The claimed identity as screened: the full name, the date of birth, and the document’s and residence’s countries.',
+    ),
+    matches: Type.Array(
+      Type.Object({
+        entryId: Type.String({ description: 'The list’s own id for the entry (DFAT reference, OpenSanctions id …).' }),
+        list: Type.String({ description: 'Which list: dfat, opensanctions, csv …' }),
+        source: Type.String({ description: 'Who published the entry.' }),
+        name: Type.String(),
+        matchedName: Type.String({ description: 'The entry’s name or alias that matched best.' }),
+        aliases: Type.Array(Type.String()),
+        datesOfBirth: Type.Array(Type.String()),
+        countries: Type.Array(Type.String()),
+        categories: Type.Array(Type.String({ description: 'SANCTIONS, PEP, ADVERSE_MEDIA' })),
+        score: Type.Number({ description: '0 to 1; at or above the threshold is a possible match.' }),
+        features: Type.Object(
+          {
+            nameScore: Type.Number(),
+            matchedTokens: Type.Integer(),
+            unmatchedTokens: Type.Integer(),
+            alias: Type.Boolean(),
+            dateOfBirth: Type.String(),
+            country: Type.String(),
+            identifier: Type.String(),
+          },
+          { description: 'What made the score: name similarity, and the date of birth and country as supporting or contradicting evidence.' },
+        ),
+      }),
+      { description: 'Best first; empty when the screening is clear.' },
+    ),
+  },
+  { title: 'AmlMatches' },
+);
+export type AmlMatches = Static<typeof AmlMatches>;
+
+export const ReportUrl = Type.Object(
+  {
+    url: Type.String({ description: 'Signed: it works without a token, for 15 minutes, and answers the PDF rendered at that moment (nothing is stored). A changed or expired URL is 403.' }),
+    expiresAt: DateTime,
+  },
+  { title: 'ReportUrl' },
+);
+
+export const ReportParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The verification request (`ver_…`).' }) });

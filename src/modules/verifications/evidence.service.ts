@@ -1,0 +1,211 @@
+// The evidence endpoints (SPEC rule 1): what the identity provider holds on an individual's latest checked
+// attempt, and who on the screening lists the claimed identity may be. Both are fetched live on every call
+// and kept nowhere: not in a table, not in a log line. What is kept is that the read happened
+// (evidence_reads: who, when, which individual, what it answered).
+//
+// Always an answer, never an error, once the individual is found: NOT_AVAILABLE before the person has
+// been checked, UPSTREAM_UNAVAILABLE when the provider or the screening engine does not answer or when
+// the kill switch (EVIDENCE_DETAIL_ENABLED, a runtime setting) is off.
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { notFound } from '../../platform/errors.ts';
+import { toPage } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Tenant } from '../../platform/tenancy.ts';
+import type { IdentityEvidence, IdentityImage, IdentityProvider } from '../../providers/identity/identity-provider.ts';
+import type { ScreeningService } from '../screening/screening.service.ts';
+import type { RuntimeSettings } from '../settings/runtime-settings.ts';
+import * as reads from './evidence-reads.repository.ts';
+import type { AmlMatches, DocumentDetails, EvidenceStatus } from './evidence.schemas.ts';
+import type { MrzEvidence } from './mrz/mrz-evidence.ts';
+import * as repo from './verifications.repository.ts';
+
+/** Who is reading: the partner, the API client whose token it is, and the HTTP request. */
+export interface EvidenceReader {
+  tenant: Tenant;
+  apiClientId: string;
+  httpRequestId: string;
+}
+
+const messages = {
+  switchedOff: 'Evidence detail is switched off for now (EVIDENCE_DETAIL_ENABLED); try again later.',
+  noSubject: 'The person has not given any details yet: there is no evidence until they submit.',
+  notChecked: 'The person has not submitted yet, or their checks have not finished: there is no evidence until an attempt is checked.',
+  forgotten: 'The identity provider holds nothing for this individual.',
+  providerDown: 'The identity provider is not answering; try again later.',
+  screeningDown: 'The screening engine is not answering (no list loaded, or the list cannot be read); try again later.',
+} as const;
+
+export function createEvidenceService(deps: {
+  db: Database;
+  clock: Clock;
+  identity: IdentityProvider;
+  screening: ScreeningService;
+  settings: Pick<RuntimeSettings, 'evidenceDetailEnabled'>;
+  /** PVS's own reading of a passport's machine-readable zone, compared with what the person entered. */
+  mrz: MrzEvidence;
+}) {
+  const { db, clock } = deps;
+
+  async function individualOf(tenant: Tenant, requestId: string, individualId: string): Promise<repo.IndividualRow> {
+    const individual = await repo.findIndividual(db, individualId);
+    if (!individual || individual.partner_id !== tenant.partnerId || individual.request_id !== requestId) {
+      throw notFound(`Individual ${individualId} of verification request ${requestId}`);
+    }
+    return individual;
+  }
+
+  /** What was read: a request's individual, or the whole request (the entity report). */
+  async function audit(reader: EvidenceReader, target: { requestId: string; individualId: string | null }, kind: reads.EvidenceKind, status: EvidenceStatus, includeScans: boolean | null): Promise<void> {
+    await reads.insertRead(db, {
+      id: newId('evidenceRead'),
+      partner_id: reader.tenant.partnerId,
+      api_client_id: reader.apiClientId,
+      verification_request_id: target.requestId,
+      individual_id: target.individualId,
+      kind,
+      include_scans: includeScans,
+      status,
+      http_request_id: reader.httpRequestId,
+      read_at: clock.now(),
+    });
+  }
+
+  type Fetched = { status: 'OK'; evidence: IdentityEvidence } | { status: Exclude<EvidenceStatus, 'OK'>; message: string };
+
+  /** The provider's evidence of the latest checked attempt, or why there is none. */
+  async function fetchEvidence(individual: repo.IndividualRow, includeScans: boolean): Promise<Fetched> {
+    if (!(await deps.settings.evidenceDetailEnabled())) return { status: 'UPSTREAM_UNAVAILABLE', message: messages.switchedOff };
+    if (!individual.subject_ref) return { status: 'NOT_AVAILABLE', message: messages.noSubject };
+    const answer = await deps.identity.evidence(individual.subject_ref, { includeScans });
+    if (!answer.ok) return answer.kind === 'not_found' ? { status: 'NOT_AVAILABLE', message: messages.forgotten } : { status: 'UPSTREAM_UNAVAILABLE', message: messages.providerDown };
+    if (!answer.evidence) return { status: 'NOT_AVAILABLE', message: messages.notChecked };
+    return { status: 'OK', evidence: answer.evidence };
+  }
+
+  const base = (individual: repo.IndividualRow, status: EvidenceStatus, message: string | null) => ({
+    status,
+    verificationRequestId: individual.request_id,
+    individualId: individual.id,
+    message,
+    retrievedAt: clock.now().toISOString(),
+  });
+
+  const image = (kind: DocumentDetails['images'][number]['kind'], picture: IdentityImage | undefined) =>
+    picture ? [{ kind, contentType: picture.contentType, byteLength: picture.bytes.length, data: picture.bytes.toString('base64') }] : [];
+
+  return {
+    async documentDetails(reader: EvidenceReader, requestId: string, individualId: string, options: { includeScans: boolean }): Promise<DocumentDetails> {
+      const individual = await individualOf(reader.tenant, requestId, individualId);
+      // The front image is needed for the machine-readable zone even when the partner wants no scans.
+      const fetched = await fetchEvidence(individual, true);
+      let answer: DocumentDetails;
+      if (fetched.status !== 'OK') {
+        answer = { ...base(individual, fetched.status, fetched.message), attempt: null, claimedIdentity: null, documents: [], images: [], faceComparisons: [], checks: [] };
+      } else {
+        const { evidence } = fetched;
+        const { details, document } = evidence;
+        const mrz = document.type === 'PASSPORT' && document.front ? await deps.mrz.read(document.front, { ...details, document }) : null;
+        answer = {
+          ...base(individual, 'OK', null),
+          attempt: { number: evidence.attempt, verifiedAt: evidence.verifiedAt.toISOString() },
+          claimedIdentity: {
+            firstName: details.firstName,
+            middleName: details.middleName ?? null,
+            lastName: details.lastName,
+            dateOfBirth: details.dateOfBirth,
+            address: {
+              line1: details.address.line1,
+              line2: details.address.line2 ?? null,
+              locality: details.address.locality,
+              state: details.address.state ?? null,
+              postcode: details.address.postcode ?? null,
+              country: details.address.country,
+            },
+            email: details.email ?? null,
+            phone: details.phone ?? null,
+          },
+          documents: [
+            {
+              type: document.type,
+              number: document.number,
+              issuingCountry: document.issuingCountry,
+              issuingState: document.issuingState ?? null,
+              cardNumber: document.cardNumber ?? null,
+              expiryDate: document.expiryDate ?? null,
+              machineReadableZone: mrz,
+            },
+          ],
+          images: options.includeScans ? [...image('DOCUMENT_FRONT', document.front), ...image('DOCUMENT_BACK', document.back), ...image('SELFIE', evidence.selfie)] : [],
+          faceComparisons: [evidence.faceMatch],
+          checks: evidence.checks.map(({ name, checkType, result, code, message }) => ({ name, checkType, result, code, ...(message ? { message } : {}) })),
+        };
+      }
+      await audit(reader, { requestId, individualId }, 'DOCUMENT_DETAILS', answer.status, options.includeScans);
+      return answer;
+    },
+
+    async amlMatches(reader: EvidenceReader, requestId: string, individualId: string): Promise<AmlMatches> {
+      const individual = await individualOf(reader.tenant, requestId, individualId);
+      const fetched = await fetchEvidence(individual, false);
+      let answer: AmlMatches;
+      if (fetched.status !== 'OK') {
+        answer = { ...base(individual, fetched.status, fetched.message), listVersion: null, screened: null, matches: [] };
+      } else {
+        // The same subject the check job screened, against the list as it is now.
+        const { claimed } = fetched.evidence;
+        const countries = [...new Set([claimed.country, claimed.residenceCountry])];
+        const result = await deps.screening.screenPerson({ names: [claimed.fullName], dateOfBirth: claimed.dateOfBirth, countries });
+        answer =
+          result.outcome === 'UNAVAILABLE'
+            ? { ...base(individual, 'UPSTREAM_UNAVAILABLE', messages.screeningDown), listVersion: null, screened: null, matches: [] }
+            : {
+                ...base(individual, 'OK', null),
+                listVersion: result.listVersion,
+                screened: { name: claimed.fullName, dateOfBirth: claimed.dateOfBirth, countries },
+                matches: result.matches.map(({ entry, matchedName, score, features }) => ({
+                  entryId: entry.entryId,
+                  list: entry.list,
+                  source: entry.source,
+                  name: entry.name,
+                  matchedName,
+                  aliases: entry.aliases,
+                  datesOfBirth: entry.datesOfBirth,
+                  countries: entry.countries,
+                  categories: entry.categories,
+                  score,
+                  features,
+                })),
+              };
+      }
+      await audit(reader, { requestId, individualId }, 'AML_MATCHES', answer.status, null);
+      return answer;
+    },
+
+    /** The audit trail for operators, newest first, in the house's page shape. */
+    async listReads(filter: reads.ReadFilter) {
+      const page = toPage(await reads.listReads(db, filter), filter);
+      return {
+        ...page,
+        data: page.data.map((r) => ({
+          id: r.id,
+          partnerId: r.partner_id,
+          apiClientId: r.api_client_id,
+          verificationRequestId: r.verification_request_id,
+          individualId: r.individual_id,
+          kind: r.kind,
+          includeScans: r.include_scans,
+          status: r.status,
+          requestId: r.http_request_id,
+          readAt: r.read_at.toISOString(),
+        })),
+      };
+    },
+
+    /** For the reports: the same audit, for a rendering. */
+    audit,
+    individualOf,
+  };
+}
+
+export type EvidenceService = ReturnType<typeof createEvidenceService>;

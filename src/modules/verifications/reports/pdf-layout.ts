@@ -1,0 +1,208 @@
+// The reports' shared layout on pdfkit: A4, Noto Sans embedded, a header and a footer on every page (title,
+// request id, generation time, page X of Y), and content that flows down the page in blocks. A block is
+// measured before it is drawn and goes whole to the next page when it does not fit, so a table row, a
+// card or a note is never split; a heading waits for the block after it, so it never ends a page.
+// The report modules say what to print; this and its neighbours say how it looks.
+import PDFDocument from 'pdfkit';
+import { drawCard, drawSummaryBox, drawTreeLine, type CardSpec, type SummarySpec, type TreeLineSpec } from './pdf-blocks.ts';
+import { colours, embedFonts, fitLine, fontFiles, page, toneColours, type Doc, type FontName, type Tone } from './pdf-style.ts';
+import { drawTable, type Cell, type Column, type TableOptions } from './pdf-table.ts';
+import { formatIsoTime, formatTime } from './report-format.ts';
+import type { ReportHeader } from './report-model.ts';
+
+export type { Cell, Column, Tone };
+
+interface TextOptions {
+  font?: FontName;
+  size?: number;
+  colour?: string;
+  /** Space after, in points. */
+  gap?: number;
+}
+
+/** The flow of blocks down the pages: what the tables and blocks draw with. */
+export function createFlow(doc: Doc) {
+  const left = page.side;
+  const width = doc.page.width - page.side * 2;
+  const bottom = () => doc.page.height - page.bottom;
+  const atTop = () => doc.y <= page.top + 0.5;
+  let waiting: Array<{ height: number; draw: () => void }> = [];
+
+  /** Whether `height` more points fit on this page. */
+  const fits = (height: number) => doc.y + height <= bottom();
+
+  /**
+   * Makes room for a block of `height`: the headings waiting for it are drawn with it, on this page when
+   * both fit, else on a new one. A block taller than a page starts a page and runs past its bottom margin;
+   * no report has one (the longest, an operator's note, is at most 2 000 characters).
+   */
+  function place(height: number): void {
+    const headings = waiting.reduce((sum, h) => sum + h.height, 0);
+    if (!fits(headings + height) && !atTop()) doc.addPage();
+    const draws = waiting;
+    waiting = [];
+    for (const h of draws) h.draw();
+  }
+
+  function textHeight(value: string, font: FontName, size: number, w = width): number {
+    return doc.font(font).fontSize(size).heightOfString(value || ' ', { width: w });
+  }
+
+  function text(value: string, options: TextOptions = {}): void {
+    const font = options.font ?? 'regular';
+    const size = options.size ?? 9.5;
+    place(textHeight(value, font, size));
+    doc.font(font).fontSize(size).fillColor(options.colour ?? colours.ink).text(value, left, doc.y, { width });
+    doc.y += options.gap ?? 4;
+  }
+
+  /** A section heading: drawn with the block that follows it. */
+  function heading(title: string): void {
+    const height = textHeight(title, 'bold', 13) + 20;
+    waiting.push({
+      height,
+      draw: () => {
+        if (!atTop()) doc.y += 10;
+        doc.font('bold').fontSize(13).fillColor(colours.accent).text(title, left, doc.y, { width });
+        const y = doc.y + 2;
+        doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.6).strokeColor(colours.rule).stroke();
+        doc.y = y + 8;
+      },
+    });
+  }
+
+  /** A heading within a section: drawn with the block that follows it. */
+  function subheading(title: string): void {
+    const height = textHeight(title, 'semibold', 10.5) + 10;
+    waiting.push({
+      height,
+      draw: () => {
+        if (!atTop()) doc.y += 6;
+        doc.font('semibold').fontSize(10.5).fillColor(colours.ink).text(title, left, doc.y, { width });
+        doc.y += 4;
+      },
+    });
+  }
+
+  /** Label and value pairs in two columns, one ruled row each; a row is never split across pages. */
+  function keyValues(rows: Array<[string, string]>, options: { labelShare?: number } = {}): void {
+    const labelWidth = width * (options.labelShare ?? 0.3);
+    const valueWidth = width - labelWidth - 4;
+    for (const [label, value] of rows) {
+      const height = Math.max(textHeight(label, 'semibold', 8.5, labelWidth - 10), textHeight(value || '—', 'regular', 9.5, valueWidth)) + 7;
+      place(height);
+      const y = doc.y;
+      doc.font('semibold').fontSize(8.5).fillColor(colours.muted).text(label, left, y + 4, { width: labelWidth - 10 });
+      doc.font('regular').fontSize(9.5).fillColor(colours.ink).text(value || '—', left + labelWidth, y + 3.5, { width: valueWidth });
+      doc.moveTo(left, y + height).lineTo(left + width, y + height).lineWidth(0.4).strokeColor(colours.rule).stroke();
+      doc.y = y + height;
+    }
+    doc.y += 6;
+  }
+
+  /** A shaded note with a bar in its tone: for what the reader must not miss. Paragraphs split on `\n`. */
+  function note(body: string, tone: Tone, title?: string, options: { italicBody?: boolean } = {}): void {
+    const inner = width - 30;
+    const bodyFont: FontName = options.italicBody ? 'italic' : 'regular';
+    const titleHeight = title ? textHeight(title, 'bold', 10, inner) + 3 : 0;
+    const height = titleHeight + textHeight(body, bodyFont, 9.5, inner) + 18;
+    place(height);
+    const y = doc.y;
+    doc.rect(left, y, width, height).fill(toneColours[tone].fill);
+    doc.rect(left, y, 4, height).fill(toneColours[tone].text);
+    if (title) doc.font('bold').fontSize(10).fillColor(toneColours[tone].text).text(title, left + 16, y + 9, { width: inner });
+    doc.font(bodyFont).fontSize(9.5).fillColor(colours.ink).text(body, left + 16, y + 9 + titleHeight, { width: inner });
+    doc.y = y + height + 10;
+  }
+
+  /** Draws any heading still waiting (a section that ended with its heading). */
+  function finish(): void {
+    if (waiting.length) place(0);
+  }
+
+  return { doc, left, width, fits, place, textHeight, text, heading, subheading, keyValues, note, finish };
+}
+
+export type Flow = ReturnType<typeof createFlow>;
+
+export function createLayout(doc: Doc) {
+  const flow = createFlow(doc);
+  return {
+    ...flow,
+    table: (columns: Column[], rows: Cell[][], options?: TableOptions) => drawTable(flow, columns, rows, options),
+    summaryBox: (spec: SummarySpec) => drawSummaryBox(flow, spec),
+    card: (spec: CardSpec) => drawCard(flow, spec),
+    treeLine: (spec: TreeLineSpec) => drawTreeLine(flow, spec),
+  };
+}
+
+export type Layout = ReturnType<typeof createLayout>;
+
+/** The report's name in large type at the top of its first page. */
+function drawTitle(flow: Flow, header: ReportHeader): void {
+  const { doc, left, width } = flow;
+  doc.font('bold').fontSize(19).fillColor(colours.ink).text(header.title, left, doc.y, { width });
+  doc.font('regular').fontSize(9.5).fillColor(colours.muted).text(`For ${header.partnerName}, generated ${formatTime(header.generatedAt)}`, left, doc.y + 2, { width });
+  doc.y += 14;
+}
+
+/** The header and footer of every page, drawn once the content has found its pages. */
+function stampPages(doc: Doc, header: ReportHeader): void {
+  const range = doc.bufferedPageRange();
+  const width = doc.page.width - page.side * 2;
+  const generated = `Generated ${formatTime(header.generatedAt)} (${formatIsoTime(header.generatedAt)})`;
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing in the margins must not make pdfkit start a page.
+    const margins = doc.page.margins;
+    doc.page.margins = { top: 0, bottom: 0, left: 0, right: 0 };
+    const request = `Verification request ${header.verificationRequestId}`;
+    doc.font('regular').fontSize(8.5);
+    const requestWidth = doc.widthOfString(request);
+    doc.fillColor(colours.muted).text(request, page.side + width - requestWidth, 39, { lineBreak: false });
+    doc.font('bold').fontSize(10).fillColor(colours.accent).text(fitLine(doc, header.title, width - requestWidth - 16), page.side, 37, { lineBreak: false });
+    doc.moveTo(page.side, 56).lineTo(page.side + width, 56).lineWidth(0.6).strokeColor(colours.rule).stroke();
+
+    const footerY = doc.page.height - 44;
+    const pageLabel = `Page ${i - range.start + 1} of ${range.count}`;
+    doc.moveTo(page.side, footerY - 9).lineTo(page.side + width, footerY - 9).lineWidth(0.6).strokeColor(colours.rule).stroke();
+    doc.font('semibold').fontSize(8);
+    const pageWidth = doc.widthOfString(pageLabel);
+    doc.fillColor(colours.ink).text(pageLabel, page.side + width - pageWidth, footerY, { lineBreak: false });
+    doc.font('regular').fontSize(8).fillColor(colours.muted);
+    doc.text(fitLine(doc, `${generated} for ${header.partnerName}`, width - pageWidth - 16), page.side, footerY, { lineBreak: false });
+    doc.text('PVS partner verification service: confidential, holds personal information', page.side, footerY + 11, { lineBreak: false });
+    doc.page.margins = margins;
+  }
+}
+
+/**
+ * A report as PDF bytes: `draw` lays out the content under the title, then every page gets its header
+ * and footer. The same model gives the same bytes: the PDF's dates and id come from `generatedAt`.
+ */
+export function renderPdf(header: ReportHeader, subject: string, draw: (layout: Layout) => void): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margins: { top: page.top, bottom: page.bottom, left: page.side, right: page.side },
+    info: { Title: `${header.title}, ${header.verificationRequestId}`, Author: 'PVS', Subject: subject, Creator: 'PVS', CreationDate: header.generatedAt },
+    lang: 'en-AU',
+    displayTitle: true,
+    // The first font pdfkit opens: with none given it would load Helvetica, a standard font.
+    font: fontFiles.regular,
+  });
+  embedFonts(doc);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const layout = createLayout(doc);
+  drawTitle(layout, header);
+  draw(layout);
+  layout.finish();
+  stampPages(doc, header);
+  doc.end();
+  return done;
+}

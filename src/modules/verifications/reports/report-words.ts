@@ -1,0 +1,86 @@
+// How the reports say statuses, results and roles in words a compliance officer files, with the tone of
+// each. A value PVS does not know yet (the lists are open) prints in words, in a neutral tone.
+import type { Tone } from './pdf-style.ts';
+import { words } from './report-format.ts';
+import type { ReportRiskLevel } from './report-model.ts';
+
+type Said = { words: string; tone: Tone };
+
+const individualStatuses: Record<string, Said> = {
+  PENDING: { words: 'Not started', tone: 'neutral' },
+  IN_PROGRESS: { words: 'In progress', tone: 'neutral' },
+  PASSED: { words: 'Verified', tone: 'good' },
+  MANUALLY_PASSED: { words: 'Verified by manual review', tone: 'good' },
+  MANUAL_REVIEW: { words: 'Needs manual review', tone: 'warn' },
+  FAILED: { words: 'Failed', tone: 'bad' },
+  LOCKED_OUT: { words: 'Failed: attempts used up', tone: 'bad' },
+};
+
+export function individualStatus(status: string): Said {
+  return individualStatuses[status] ?? { words: words(status), tone: 'neutral' };
+}
+
+/** The four outcomes the entity report counts people by. */
+export type OutcomeGroup = 'verified' | 'review' | 'failed' | 'pending';
+
+export function outcomeGroup(status: string): OutcomeGroup {
+  if (status === 'PASSED' || status === 'MANUALLY_PASSED') return 'verified';
+  if (status === 'MANUAL_REVIEW') return 'review';
+  if (status === 'FAILED' || status === 'LOCKED_OUT') return 'failed';
+  return 'pending';
+}
+
+const requestStatuses: Record<string, string> = {
+  DRAFT: 'Draft: no links sent yet',
+  UBO_REVIEW: 'Waiting for the partner to confirm the people are the whole structure',
+  READY_TO_SEND: 'Ready: no links sent yet',
+  VERIFICATIONS_SENT: 'In progress: links sent',
+  COMPLETED: 'Completed: every person has an outcome',
+};
+
+export const requestStatus = (status: string) => requestStatuses[status] ?? words(status);
+
+const riskTones: Record<ReportRiskLevel, Tone> = { LOW: 'good', MEDIUM: 'warn', HIGH: 'bad', UNKNOWN: 'neutral' };
+
+export function risk(level: ReportRiskLevel): Said {
+  return { words: level === 'UNKNOWN' ? 'Risk not assessed' : `${words(level)} risk`, tone: riskTones[level] ?? 'neutral' };
+}
+
+const checkResults: Record<string, Said> = {
+  PASS: { words: 'Pass', tone: 'good' },
+  FAIL: { words: 'Fail', tone: 'bad' },
+  REVIEW: { words: 'Review', tone: 'warn' },
+  INCONCLUSIVE: { words: 'Inconclusive', tone: 'warn' },
+};
+
+export function checkResult(result: string): Said {
+  return checkResults[result] ?? { words: words(result), tone: 'neutral' };
+}
+
+const attemptStatuses: Record<string, Said> = {
+  CHECKING: { words: 'Being checked', tone: 'neutral' },
+  PASSED: { words: 'Passed', tone: 'good' },
+  MANUAL_REVIEW: { words: 'Manual review', tone: 'warn' },
+  RETRY: { words: 'Failed, retry allowed', tone: 'warn' },
+  FAILED: { words: 'Failed', tone: 'bad' },
+  LOCKED_OUT: { words: 'Failed, locked out', tone: 'bad' },
+  UNAVAILABLE: { words: 'Not checked: service down', tone: 'neutral' },
+};
+
+export function attemptStatus(status: string): Said {
+  return attemptStatuses[status] ?? { words: words(status), tone: 'neutral' };
+}
+
+/** A verification role in words: `UBO` → `Beneficial owner`, `PROTECTOR_GUARDIAN` → `Protector guardian`. */
+export function roleWords(role: string): string {
+  return role === 'UBO' ? 'Beneficial owner' : words(role);
+}
+
+export const modeWords = { AUSTRAC_CDD: 'AUSTRAC customer due diligence', TPB_POI: 'Tax Practitioners Board proof of identity' } as const;
+
+export const documentWords = { PASSPORT: 'Passport', DRIVER_LICENCE: 'Driver licence', MEDICARE: 'Medicare card' } as const;
+
+/** `Passed by PVS operator opr_… on 22 Nov 2026 23:31 UTC`. */
+export function decisionWords(decision: { decision: 'PASS' | 'FAIL'; decidedBy: string }, when: string): string {
+  return `${decision.decision === 'PASS' ? 'Passed' : 'Failed'} by PVS operator ${decision.decidedBy} on ${when}`;
+}
