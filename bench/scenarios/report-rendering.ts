@@ -13,20 +13,18 @@
 // the same bytes as its first: a difference makes the run INVALID (the renderers promise reproducible output).
 import { createHash } from 'node:crypto';
 import os from 'node:os';
-import PDFDocument from 'pdfkit';
 import { renderEntityReport } from '../../src/modules/verifications/reports/entity-report.ts';
 import { renderIndividualReport } from '../../src/modules/verifications/reports/individual-report.ts';
-import { embedFonts, fontFiles } from '../../src/modules/verifications/reports/pdf-style.ts';
+import { createPdfDocument, fontFiles } from '../../src/modules/verifications/reports/pdf-document.ts';
 import { passedIndividualModel, reportGeneratedAt, tenIndividualEntityModel } from '../../test/helpers/report-models.ts';
 import { summarize, type Figures, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
 
-/** (a): the same page, fonts and document settings as a report, one line per face, nothing laid out. */
+/** (a): the same document as a report's (createPdfDocument: A4, fonts, settings), one line per face, nothing laid out. */
 function renderBaseline(): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', bufferPages: true, font: fontFiles.regular, info: { Title: 'Baseline', Author: 'PVS', CreationDate: reportGeneratedAt } });
-  embedFonts(doc);
+  const doc = createPdfDocument({ Title: 'Baseline', Author: 'PVS', CreationDate: reportGeneratedAt });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -103,7 +103,7 @@ function decisionInset(individual: ReportIndividual) {
 }
 
 function individualsSection(layout: Layout, model: EntityReportModel): void {
-  layout.heading('People verified');
+  layout.heading('Individuals');
   if (model.individuals.length === 0) {
     layout.text('No people are on this request yet.');
     return;

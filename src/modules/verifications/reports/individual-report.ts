@@ -142,7 +142,11 @@ function contextSection(layout: Layout, model: IndividualReportModel): void {
   layout.keyValues(rows);
   layout.heading('About this report');
   layout.text(
-    `PVS prepared this report for ${model.header.partnerName}. The identity was checked by PVS’s identity verification provider (document, face and fraud checks) and screened against sanctions and politically exposed persons lists by PVS’s screening engine. It is read from the identity provider for this report only; PVS keeps no copy of the report. It is not a credit or legal opinion.`,
+    `PVS prepared this report for ${model.header.partnerName}; it shows the person’s verification as it stood when the report was generated. ` +
+      (model.identity
+        ? 'The identity was checked by PVS’s identity verification provider (document, face and fraud checks) and screened against sanctions and politically exposed persons lists by PVS’s screening engine. It is read from the identity provider for this report only; PVS keeps no copy of the report. '
+        : 'Nothing has been checked for this person yet: a person’s identity is checked by PVS’s identity verification provider and screened by PVS’s screening engine once they submit their details. ') +
+      'It is not a credit or legal opinion.',
     { size: 8.5, colour: colours.muted },
   );
 }

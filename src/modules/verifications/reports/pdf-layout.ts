@@ -3,14 +3,12 @@
 // measured before it is drawn and goes whole to the next page when it does not fit, so a table row, a
 // card or a note is never split; a heading waits for the block after it, so it never ends a page.
 // The report modules say what to print; this and its neighbours say how it looks.
-import PDFDocument from 'pdfkit';
 import { drawCard, drawSummaryBox, drawTreeLine, type CardSpec, type SummarySpec, type TreeLineSpec } from './pdf-blocks.ts';
-import { colours, embedFonts, fitLine, fontFiles, page, toneColours, type Doc, type FontName, type Tone } from './pdf-style.ts';
+import { createPdfDocument, page, type Doc, type FontName } from './pdf-document.ts';
+import { colours, fitLine, toneColours, type Tone } from './pdf-style.ts';
 import { drawTable, type Cell, type Column, type TableOptions } from './pdf-table.ts';
 import { formatIsoTime, formatTime } from './report-format.ts';
 import type { ReportHeader } from './report-model.ts';
-
-export type { Cell, Column, Tone };
 
 interface TextOptions {
   font?: FontName;
@@ -181,17 +179,7 @@ function stampPages(doc: Doc, header: ReportHeader): void {
  * and footer. The same model gives the same bytes: the PDF's dates and id come from `generatedAt`.
  */
 export function renderPdf(header: ReportHeader, subject: string, draw: (layout: Layout) => void): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: page.top, bottom: page.bottom, left: page.side, right: page.side },
-    info: { Title: `${header.title}, ${header.verificationRequestId}`, Author: 'PVS', Subject: subject, Creator: 'PVS', CreationDate: header.generatedAt },
-    lang: 'en-AU',
-    displayTitle: true,
-    // The first font pdfkit opens: with none given it would load Helvetica, a standard font.
-    font: fontFiles.regular,
-  });
-  embedFonts(doc);
+  const doc = createPdfDocument({ Title: `${header.title}, ${header.verificationRequestId}`, Author: 'PVS', Subject: subject, Creator: 'PVS', CreationDate: header.generatedAt });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
