@@ -1,15 +1,17 @@
-// What PVS's reading of a passport's zone means: each field against what the person entered, and the one
-// check item it becomes in checkResults. Pure. Messages name fields, never their values.
+// A passport's machine-readable zone against what the person entered on the verification page. Pure.
+//
+// Names are compared the way ICAO 9303 Part 3 §6 writes them into the zone: capitals A–Z, diacritics
+// transliterated (Müller as MULLER or MUELLER, Ødegård as ODEGARD or OEDEGAARD: states choose), spaces and
+// hyphens as `<`, apostrophes dropped. A zone whose name field is full may have cut the name short, so a
+// zone name that begins what was entered matches. Dates compare as YYMMDD; document numbers without
+// fillers, spaces or case; the issuing state's alpha-3 code (or ICAO's own: D for Germany) against the
+// entered alpha-2.
 import anyAscii from 'any-ascii';
 import countries from 'i18n-iso-countries';
-import type { CheckResultItem } from '../verifications.repository.ts';
-import type { CheckedField, Td3 } from './icao9303.ts';
+import type { Td3Fields } from './icao9303.ts';
 
-export type ComparedField = 'documentNumber' | 'surname' | 'givenNames' | 'dateOfBirth' | 'expiryDate' | 'issuingCountry';
-export type Comparison = { field: ComparedField; result: 'MATCH' | 'MISMATCH' | 'NOT_GIVEN' };
-
-/** What the person entered, as the hosted flow validated it (dates YYYY-MM-DD, country ISO alpha-2). */
-export interface Entered {
+/** What the person entered, as the hosted flow took it: dates YYYY-MM-DD, the country ISO 3166 alpha-2. */
+export interface EnteredDetails {
   firstName: string;
   middleName?: string;
   lastName: string;
@@ -17,119 +19,101 @@ export interface Entered {
   document: { number: string; expiryDate?: string; issuingCountry: string };
 }
 
-/** The zone as the evidence answer shows it (SPEC's document-details). */
-export interface MrzFindings {
-  found: boolean;
-  lines: string[];
-  checkDigits: Array<{ field: CheckedField; valid: boolean }>;
-  comparisons: Comparison[];
+export type ComparedField = 'documentNumber' | 'surname' | 'givenNames' | 'dateOfBirth' | 'expiryDate' | 'issuingCountry';
+
+export const comparedFields: readonly ComparedField[] = ['documentNumber', 'surname', 'givenNames', 'dateOfBirth', 'expiryDate', 'issuingCountry'];
+
+export type ComparisonResult = 'MATCH' | 'MISMATCH' | 'NOT_GIVEN';
+
+export interface Comparison {
+  field: ComparedField;
+  result: ComparisonResult;
 }
 
-/** ICAO 9303 Part 3 §6: names in the zone are capitals A–Z, other characters transliterated or dropped. */
-export function mrzName(name: string): string {
-  return anyAscii(name)
-    .toUpperCase()
-    .replace(/['’`]/g, '')
-    .replace(/[^A-Z]+/g, '<')
-    .replace(/^<+|<+$/g, '');
+// ICAO's transliterations where they differ from dropping the accent; a state may use either.
+const icaoLetters: Record<string, string> = { Ä: 'AE', Å: 'AA', Ö: 'OE', Ø: 'OE', Ü: 'UE', Æ: 'AE', Œ: 'OE', ß: 'SS', Þ: 'TH', Ĳ: 'IJ' };
+
+/** Each character's possible spellings in the zone, `<` for a break between names, '' for what is dropped. */
+function spellingsOf(name: string): string[][] {
+  return [...name.normalize('NFC').toUpperCase()].map((c) => {
+    if (/[\s\-‐‑–,]/.test(c)) return ['<'];
+    const plain = anyAscii(c)
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '');
+    const icao = icaoLetters[c] ?? icaoLetters[c.toUpperCase()];
+    return icao && icao !== plain ? [plain, icao] : [plain];
+  });
 }
 
-/** Edits (insert, delete, replace) from `a` to `b`, stopping early past 2. */
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+const tidy = (zone: string) => zone.replace(/<+/g, '<').replace(/^<|<$/g, '');
+
+/** A name as the zone may write it, each spelling ICAO allows (at most 64; beyond that, all plain or all ICAO). */
+export function zoneSpellings(name: string): string[] {
+  const letters = spellingsOf(name);
+  const choices = letters.filter((options) => options.length > 1).length;
+  if (choices > 6) return [...new Set([tidy(letters.map((o) => o[0]).join('')), tidy(letters.map((o) => o.at(-1)).join(''))])];
+  let out = [''];
+  for (const options of letters) out = out.flatMap((prefix) => options.map((o) => prefix + o));
+  return [...new Set(out.map(tidy))];
 }
 
-/**
- * A zone whose name field is full may have cut the last name short: a prefix then matches. OCR misreads
- * a letter now and then (O as D), and names carry no check digit: one letter off in a name of five or
- * more still matches.
- */
-function namesMatch(read: string, entered: string, truncated: boolean): boolean {
-  const zone = mrzName(read);
-  const typed = mrzName(entered);
-  if (zone.length === 0) return false;
-  return zone === typed || (truncated && typed.startsWith(zone)) || (typed.length >= 5 && distance(zone, typed) <= 1);
+/** Separators aside: "Van der Berg" typed as "Vanderberg" is the same name. */
+const joined = (zone: string) => zone.replaceAll('<', '');
+
+/** The zone's name (`MULLER<LUDENSCHEIDT`) against the entered one; a truncated zone may stop early. */
+function nameMatches(zoneName: string, entered: string, truncated: boolean): boolean {
+  if (!zoneName) return false;
+  return zoneSpellings(entered).some((typed) => joined(typed) === joined(zoneName) || (truncated && joined(typed).startsWith(joined(zoneName))));
 }
 
-/** ICAO's codes that are not ISO 3166-1 alpha-3 (D for Germany), and the specimen state UTO. */
-const specialStates: Record<string, string> = { D: 'DE', 'D<<': 'DE', UTO: 'UTO' };
-
-function stateMatches(zone: string, alpha2: string): boolean {
-  const code = zone.replace(/<+$/, '');
-  const mapped = specialStates[code] ?? specialStates[zone] ?? countries.alpha3ToAlpha2(code);
-  return mapped === alpha2.toUpperCase();
+function compareGivenNames(fields: Td3Fields, entered: EnteredDetails): ComparisonResult {
+  const zone = fields.givenNames.replaceAll(' ', '<');
+  const typed = [entered.firstName, entered.middleName].filter((n) => n?.trim()).join(' ');
+  if (!typed.trim()) return 'NOT_GIVEN';
+  if (nameMatches(zone, typed, fields.nameMayBeTruncated)) return 'MATCH';
+  // Many people leave their middle names out: with none entered, the zone's first given name will do.
+  if (!entered.middleName?.trim() && nameMatches(zone.split('<')[0] ?? '', entered.firstName, false)) return 'MATCH';
+  return 'MISMATCH';
 }
 
-/** Each compared field: the zone against what was entered. */
-export function compareWithEntered(td3: Td3, entered: Entered): Comparison[] {
-  const result = (given: boolean, same: boolean): Comparison['result'] => (!given ? 'NOT_GIVEN' : same ? 'MATCH' : 'MISMATCH');
-  const givenNames = [entered.firstName, entered.middleName].filter(Boolean).join(' ');
-  const expiry = entered.document.expiryDate;
-  const truncated = !td3.lines[0].endsWith('<');
-  return [
-    { field: 'documentNumber', result: result(true, td3.documentNumber === entered.document.number.toUpperCase().replace(/[\s<]/g, '')) },
-    { field: 'surname', result: result(true, namesMatch(td3.surname, entered.lastName, truncated)) },
-    // A zone may hold the first given name only, or all of them.
-    { field: 'givenNames', result: result(true, namesMatch(td3.givenNames, givenNames, truncated) || namesMatch(td3.givenNames, entered.firstName, truncated)) },
-    { field: 'dateOfBirth', result: result(true, td3.dateOfBirth === entered.dateOfBirth.slice(2).replace(/-/g, '')) },
-    { field: 'expiryDate', result: result(Boolean(expiry), td3.expiryDate === expiry?.slice(2).replace(/-/g, '')) },
-    { field: 'issuingCountry', result: result(true, stateMatches(td3.issuingState, entered.document.issuingCountry)) },
-  ];
+/** YYYY-MM-DD against the zone's YYMMDD; a `<` in the zone is a part the issuing state did not know. */
+function compareDate(zone: string, entered: string | undefined): ComparisonResult {
+  if (!entered?.trim()) return 'NOT_GIVEN';
+  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})$/.exec(entered.trim());
+  if (!m) return 'MISMATCH';
+  const typed = m[1]! + m[2]! + m[3]!;
+  return [...zone].every((c, i) => c === '<' || c === typed[i]) && zone.length === 6 ? 'MATCH' : 'MISMATCH';
 }
 
-export function findingsOf(td3: Td3 | undefined, entered: Entered): MrzFindings {
-  if (!td3) return { found: false, lines: [], checkDigits: [], comparisons: [] };
-  return { found: true, lines: [...td3.lines], checkDigits: td3.checkDigits, comparisons: compareWithEntered(td3, entered) };
+const documentNumberOf = (text: string) => text.toUpperCase().replace(/[\s<]/g, '');
+
+// ICAO codes that are not ISO 3166-1 alpha-3 (Doc 9303 Part 3 §5), and the ISO alpha-2 they stand for.
+const icaoStates: Record<string, string> = { D: 'DE', GBD: 'GB', GBN: 'GB', GBO: 'GB', GBP: 'GB', GBS: 'GB', RKS: 'XK' };
+
+/** The issuing state's ISO alpha-2, or null for ICAO codes that name no country (UNO, XXA, EUE, the specimen's UTO). */
+export function alpha2OfState(code: string): string | null {
+  const state = code.replace(/</g, '');
+  return icaoStates[state] ?? countries.alpha3ToAlpha2(state) ?? null;
 }
 
-const fieldWords: Record<ComparedField | CheckedField, string> = {
-  documentNumber: 'document number',
-  surname: 'surname',
-  givenNames: 'given names',
-  dateOfBirth: 'date of birth',
-  expiryDate: 'expiry date',
-  issuingCountry: 'issuing country',
-  personalNumber: 'personal number',
-  composite: 'composite',
-};
-
-function list(fields: string[]): string {
-  return fields.length <= 1 ? (fields[0] ?? '') : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
+function compareCountry(zone: string, entered: string): ComparisonResult {
+  const typed = entered.trim().toUpperCase();
+  if (!typed) return 'NOT_GIVEN';
+  const state = zone.replace(/</g, '');
+  const matches = typed.length === 3 ? typed === state || alpha2OfState(typed) === alpha2OfState(state) : alpha2OfState(state) === typed;
+  return matches && state.length > 0 ? 'MATCH' : 'MISMATCH';
 }
 
-const name = 'Passport machine-readable zone';
-
-/** The one checkResults item a reading becomes (docs/verifications.md "PVS's own reading of a passport"). */
-export function mrzCheckOf(findings: MrzFindings): CheckResultItem {
-  if (!findings.found) {
-    return { name, checkType: 'DOCUMENT_MRZ', result: 'INCONCLUSIVE', code: 'MRZ_NOT_READ', message: 'The machine-readable zone could not be read from the front image; the document provider’s checks decide.' };
-  }
-  const invalid = findings.checkDigits.filter((c) => !c.valid).map((c) => fieldWords[c.field]);
-  if (invalid.length > 0) {
-    return {
-      name,
-      checkType: 'DOCUMENT_MRZ',
-      result: 'INCONCLUSIVE',
-      code: 'MRZ_CHECK_DIGIT_INVALID',
-      message: `The ${list(invalid)} check ${invalid.length === 1 ? 'digit does' : 'digits do'} not match: a misreading or an altered document; the document provider’s checks decide.`,
-    };
-  }
-  const differing = findings.comparisons.filter((c) => c.result === 'MISMATCH').map((c) => fieldWords[c.field]);
-  if (differing.length > 0) {
-    return {
-      name,
-      checkType: 'DOCUMENT_MRZ',
-      result: 'REVIEW',
-      code: 'MRZ_DETAILS_MISMATCH',
-      message: `The zone reads correctly, but its ${list(differing)} ${differing.length === 1 ? 'differs' : 'differ'} from what the person entered; a person should compare them.`,
-    };
-  }
-  return { name, checkType: 'DOCUMENT_MRZ', result: 'PASS', code: 'MRZ_VALID_AND_MATCHING', message: 'The zone reads correctly and matches what the person entered.' };
+/** Each compared field of the zone against what the person entered, in a fixed order. */
+export function compareWithEntered(fields: Td3Fields, entered: EnteredDetails): Comparison[] {
+  const typedNumber = documentNumberOf(entered.document.number);
+  const results: Record<ComparedField, ComparisonResult> = {
+    documentNumber: !typedNumber ? 'NOT_GIVEN' : typedNumber === documentNumberOf(fields.documentNumber) ? 'MATCH' : 'MISMATCH',
+    surname: !entered.lastName.trim() ? 'NOT_GIVEN' : nameMatches(fields.surname.replaceAll(' ', '<'), entered.lastName, fields.nameMayBeTruncated && !fields.givenNames) ? 'MATCH' : 'MISMATCH',
+    givenNames: compareGivenNames(fields, entered),
+    dateOfBirth: compareDate(fields.dateOfBirth, entered.dateOfBirth),
+    expiryDate: compareDate(fields.expiryDate, entered.document.expiryDate),
+    issuingCountry: compareCountry(fields.issuingState, entered.document.issuingCountry),
+  };
+  return comparedFields.map((field) => ({ field, result: results[field] }));
 }
