@@ -31,6 +31,8 @@ export function reportIndividual(overrides: Partial<ReportIndividual> = {}): Rep
     role: 'UBO',
     roleDescription: null,
     name: null,
+    registerName: null,
+    registerNameMatches: null,
     status: 'PENDING',
     riskLevel: 'UNKNOWN',
     attemptCount: 0,
@@ -42,6 +44,9 @@ export function reportIndividual(overrides: Partial<ReportIndividual> = {}): Rep
     ...overrides,
   };
 }
+
+/** A lookup-bound individual whose verified name is the register's. */
+const onRegister = (registerName: string) => ({ registerName, registerNameMatches: true });
 
 const passed = (name: string, completedAt: string, overrides: Partial<ReportIndividual> = {}) =>
   reportIndividual({ name, status: 'PASSED', riskLevel: 'LOW', attemptCount: 1, completedAt: at(completedAt), ...overrides });
@@ -112,10 +117,11 @@ export function lookupBoundEntityModel(): EntityReportModel {
     registry: wattleCreekRegistry(),
     ownership: twoLevelOwnership(),
     individuals: [
-      passed(names.direct, '2026-11-21T01:12:00Z', { roleDescription: 'Shareholder (40 %)', externalId: 'WCL-UBO-1' }),
-      passed(names.holderA, '2026-11-21T04:40:00Z', { roleDescription: 'Through Fairbairn Merriweather Holdings', attemptCount: 2, riskLevel: 'LOW' }),
+      passed(names.direct, '2026-11-21T01:12:00Z', { roleDescription: 'Shareholder (40 %)', externalId: 'WCL-UBO-1', ...onRegister('Soren AEROE') }),
+      passed(names.holderA, '2026-11-21T04:40:00Z', { roleDescription: 'Through Fairbairn Merriweather Holdings', attemptCount: 2, riskLevel: 'LOW', ...onRegister('Zoe NUNEZ-LUKASIEWICZ') }),
       reportIndividual({
         name: names.holderB,
+        ...onRegister('Thi Minh Khai NGUYEN'),
         role: 'UBO',
         roleDescription: 'Through Fairbairn Merriweather Holdings',
         status: 'MANUALLY_PASSED',
@@ -127,10 +133,10 @@ export function lookupBoundEntityModel(): EntityReportModel {
           decision: 'PASS',
           decidedBy: operatorId,
           decidedAt: at('2026-11-22T23:31:00Z'),
-          note: 'Face match was inconclusive (poor lighting). Compared the selfie with the passport photo by video call with the client present; same person.',
         },
       }),
-      reportIndividual({ name: names.director, role: 'DIRECTOR', roleDescription: 'Director since 2014', status: 'MANUAL_REVIEW', riskLevel: 'HIGH', attemptCount: 1 }),
+      reportIndividual({ name: names.director, role: 'DIRECTOR', roleDescription: 'Director since 2014', status: 'MANUAL_REVIEW', riskLevel: 'HIGH', attemptCount: 1, registerName: 'Sule DEMIR', registerNameMatches: false }),
+      reportIndividual({ role: 'SECRETARY', registerName: 'Margaret Anne FAIRBAIRN' }),
     ],
   };
 }
@@ -221,7 +227,7 @@ export function partialOwnershipEntityModel(): EntityReportModel {
   return model;
 }
 
-/** The longest text the API takes in each field, a wide structure and a long operator's note: the layout's worst case. */
+/** The longest text the API takes in each field, a wide structure and many long issues: the layout's worst case. */
 export function stressEntityModel(): EntityReportModel {
   const model = tenIndividualEntityModel();
   const long = (words: string, length: number) => words.repeat(Math.ceil(length / words.length)).slice(0, length).trim();
@@ -231,7 +237,6 @@ export function stressEntityModel(): EntityReportModel {
   model.registry!.abr!.businessNames = Array.from({ length: 8 }, (_, i) => `Wattle Creek Regional Freight and Cold Chain Logistics Division ${i + 1}`);
   model.individuals[0]!.name = long('Maximiliana Wilhelmina Featherstonehaugh-Cholmondeley ', 100);
   model.individuals[0]!.roleDescription = long('Director, company secretary and appointor of the family trust; ', 200);
-  model.individuals[3]!.decision!.note = long('Compared the selfie with the passport photo by video call with the client present; the face match score was low because of poor lighting. ', 2000);
   const ownership = model.ownership!;
   for (let i = 0; i < 24; i++) {
     ownership.nodes.push({ id: `n${10 + i}`, kind: i % 3 === 0 ? 'COMPANY' : 'PERSON', name: i % 3 === 0 ? `${long('SOUTHERN HIGHLANDS AGRICULTURAL HOLDINGS ', 80)} NO. ${i} PTY LTD` : `Shareholder Number ${i} Ñúñez`, acn: i % 3 === 0 ? '555555550' : null, abn: i % 3 === 0 ? '11444444446' : null });
@@ -251,7 +256,7 @@ const checks = {
 
 /** A person who passed every check on the first attempt. */
 export function passedIndividualModel(): IndividualReportModel {
-  const individual = passed(names.holderA, '2026-11-21T04:40:00Z', { roleDescription: 'Through Fairbairn Merriweather Holdings', attemptCount: 2, externalId: 'WCL-UBO-2' });
+  const individual = passed(names.holderA, '2026-11-21T04:40:00Z', { roleDescription: 'Through Fairbairn Merriweather Holdings', attemptCount: 2, externalId: 'WCL-UBO-2', ...onRegister('Zoe NUNEZ-LUKASIEWICZ') });
   return {
     header: header('Individual verification report'),
     request: { verificationRequestId: requestId, mode: 'AUSTRAC_CDD', entityName: 'WATTLE CREEK LOGISTICS PTY LTD', lookupRequestId: lookupId },

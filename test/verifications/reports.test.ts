@@ -82,9 +82,13 @@ describe('the entity report', () => {
     assert.match(url, new RegExp(`^http://pvs\\.test/reports/v1/verifications/${created.id}/report\\.pdf\\?client=`));
     const pages = await reportText(url);
     const text = pages.join('\n');
-    for (const expected of ['54 222 222 228', '222 222 228', '333 333 332', 'Register data', 'Harriet Quill Review', operator.operatorId, 'Compared the selfie with the passport photo by video call', 'Verified by manual review']) {
+    for (const expected of ['54 222 222 228', '222 222 228', '333 333 332', 'Register data', 'Harriet Quill Review', operator.operatorId, 'Verified by manual review']) {
       assert.ok(text.includes(expected), `the report prints ${expected}`);
     }
+    assert.ok(!text.includes('video call'), 'the operator’s note stays with PVS (decision 94)');
+    // The person verified as Harriet Quill Review, which is not the name the register gave the party.
+    assert.match(text, /On the register as [A-Z][a-z]+ .*[A-Z]{3,}/);
+    assert.ok(text.includes('The verified name is not the name on the register.'));
     assert.ok(!text.includes('Register data is unavailable'), 'a lookup-bound request has register data');
     for (const [i, page] of pages.entries()) {
       assert.ok(page.includes(created.id), `page ${i + 1} names the request`);
@@ -116,7 +120,7 @@ describe('the individual report', () => {
   it('prints the verified identity, the checks, the AML outcome and the attempts, for any mode', async () => {
     const { requestId, individualId } = await handBuilt('TPB_POI');
     const text = (await reportText((await reportUrl(requestId, individualId)).url)).join('\n');
-    for (const expected of ['Harriet Quill Okafor', '17 February 1979', '48 Banksia Parade', passport.number, 'Face match', 'AML_CLEAR', 'Clear:', individualId]) {
+    for (const expected of ['Harriet Quill Okafor', '17 February 1979', '48 Banksia Parade', passport.number, 'Face match', 'AML_CLEAR', 'Clear:', individualId, 'first opened their link on 24 Nov 2026']) {
       assert.ok(text.includes(expected), `the report prints ${expected}`);
     }
   });
@@ -125,6 +129,7 @@ describe('the individual report', () => {
     const created = await createVerification(t, partner, { mode: 'TPB_POI', individuals: [{ role: 'OTHER' }] });
     const text = (await reportText((await reportUrl(created.id, created.individuals[0]!.id)).url)).join('\n');
     assert.match(text, /not given their details yet/);
+    assert.doesNotMatch(text, /first opened their link/);
   });
 });
 

@@ -135,6 +135,11 @@ export async function findIdvEntities(db: Executor, lookupId: string, ids: strin
   return db.query<IdvEntityRow>('SELECT id, party_ref, given_names, family_name FROM idv_entities WHERE lookup_id = $1 AND id = ANY($2::text[])', [lookupId, ids]);
 }
 
+/** Every party the lookup found, by idv entity id. */
+export async function listIdvEntities(db: Executor, lookupId: string): Promise<IdvEntityRow[]> {
+  return db.query<IdvEntityRow>('SELECT id, party_ref, given_names, family_name FROM idv_entities WHERE lookup_id = $1', [lookupId]);
+}
+
 /** Spends one read of the lookup's budget for the day; false when none is left. */
 export async function spendRead(db: Executor, lookupId: string, day: string, budget: number): Promise<boolean> {
   const rows = await db.query(

@@ -225,6 +225,8 @@ export function createLookupService(deps: {
         registry: row.registry && { retrievedAt: row.registry_retrieved_at!, abr: row.registry.abr, asic: row.registry.asic },
         structure: row.ownership,
         structureAsOf: row.structure_as_of,
+        /** Each party's name as the register gave it, by idv entity id: what a verified name is compared with. */
+        registerNames: new Map((await repo.listIdvEntities(deps.db, row.id)).map((e) => [e.id, { givenNames: e.given_names, familyName: e.family_name }])),
       };
     },
   };

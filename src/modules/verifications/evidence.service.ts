@@ -18,6 +18,7 @@ import type { RuntimeSettings } from '../settings/runtime-settings.ts';
 import * as reads from './evidence-reads.repository.ts';
 import type { AmlMatches, DocumentDetails, EvidenceStatus } from './evidence.schemas.ts';
 import type { MrzEvidence } from './mrz/mrz-evidence.ts';
+import { answeredDetails } from './person-details.ts';
 import * as repo from './verifications.repository.ts';
 
 /** Who is reading: the partner, the API client whose token it is, and the HTTP request. */
@@ -109,22 +110,7 @@ export function createEvidenceService(deps: {
         answer = {
           ...base(individual, 'OK', null),
           attempt: { number: evidence.attempt, verifiedAt: evidence.verifiedAt.toISOString() },
-          claimedIdentity: {
-            firstName: details.firstName,
-            middleName: details.middleName ?? null,
-            lastName: details.lastName,
-            dateOfBirth: details.dateOfBirth,
-            address: {
-              line1: details.address.line1,
-              line2: details.address.line2 ?? null,
-              locality: details.address.locality,
-              state: details.address.state ?? null,
-              postcode: details.address.postcode ?? null,
-              country: details.address.country,
-            },
-            email: details.email ?? null,
-            phone: details.phone ?? null,
-          },
+          claimedIdentity: answeredDetails(details),
           documents: [
             {
               type: document.type,

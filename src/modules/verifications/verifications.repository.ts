@@ -162,6 +162,12 @@ export async function findIndividual(db: Executor, id: string, options: { lock?:
   return rows[0];
 }
 
+/** When the person first opened a link of theirs (links are kept, spent, after the session they began). */
+export async function firstOpenedAt(db: Executor, individualId: string): Promise<Date | null> {
+  const [row] = await db.query<{ at: Date | null }>('SELECT min(used_at) AS at FROM verification_links WHERE individual_id = $1', [individualId]);
+  return row?.at ?? null;
+}
+
 export async function setIndividualStatus(db: Executor, id: string, status: IndividualStatus, at: Date): Promise<void> {
   await db.query('UPDATE verification_individuals SET status = $2, updated_at = $3 WHERE id = $1', [id, status, at]);
 }

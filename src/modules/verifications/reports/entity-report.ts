@@ -1,13 +1,14 @@
 // The entity report (AUSTRAC customer due diligence): who the entity is on the registers, who owns it, and
 // whether each of its people was verified. A hand-built request has no register data, and says so where
 // the register data would be, so nobody filing it mistakes the partner's word for a register check.
+import type { CardSpec } from './pdf-blocks.ts';
 import type { Layout } from './pdf-layout.ts';
 import { renderPdf } from './pdf-layout.ts';
 import { colours, type Tone } from './pdf-style.ts';
 import { ownershipSection } from './ownership-section.ts';
 import { count, formatAbn, formatAcn, formatDate, formatTime, words } from './report-format.ts';
 import type { EntityReportModel, ReportIndividual } from './report-model.ts';
-import { decisionWords, individualStatus, modeWords, outcomeGroup, requestStatus, risk, roleWords, type OutcomeGroup } from './report-words.ts';
+import { decisionRecordWords, decisionWords, individualStatus, modeWords, outcomeGroup, registerNameWarning, requestStatus, risk, roleWords, type OutcomeGroup } from './report-words.ts';
 
 const outcomeTiles: Array<{ group: OutcomeGroup; label: string; tone: Tone }> = [
   { group: 'verified', label: 'Verified', tone: 'good' },
@@ -18,6 +19,13 @@ const outcomeTiles: Array<{ group: OutcomeGroup; label: string; tone: Tone }> = 
 
 function entityNameOf(model: EntityReportModel): string {
   return model.registry?.abr?.entityName ?? model.registry?.asic?.name ?? model.request.entityName ?? 'Entity not named';
+}
+
+/** How many people, and how many verified under a name that is not the register's: the first thing to look at. */
+function peopleLine(individuals: ReportIndividual[]): string {
+  const differing = individuals.filter((i) => i.registerNameMatches === false).length;
+  const people = `${count(individuals.length, 'person', 'people')} to verify`;
+  return differing === 0 ? people : `${people}; ${count(differing, 'verified name differs', 'verified names differ')} from the register’s (see Individuals)`;
 }
 
 function summary(layout: Layout, model: EntityReportModel): void {
@@ -40,7 +48,7 @@ function summary(layout: Layout, model: EntityReportModel): void {
     }),
     rows: [
       ['Request', `${requestStatus(request.status)} · ${modeWords[request.mode]}`],
-      ['People', `${count(individuals.length, 'person', 'people')} to verify`],
+      ['People', peopleLine(individuals)],
       ['Ownership', ownershipLine],
       ['Register data', registry ? `As the registers answered on ${formatTime(registry.retrievedAt)}` : 'Unavailable: built by hand, not from a business lookup'],
       ['Created', formatTime(request.createdAt)],
@@ -93,13 +101,22 @@ function registrySection(layout: Layout, model: EntityReportModel): void {
   }
 }
 
-function decisionInset(individual: ReportIndividual) {
+function insetsOf(individual: ReportIndividual): CardSpec['insets'] {
+  const insets: NonNullable<CardSpec['insets']> = [];
+  if (individual.registerNameMatches === false) insets.push({ ...registerNameWarning(individual.name!, individual.registerName!), tone: 'warn' });
   const { decision } = individual;
   if (decision) {
-    return { title: `${decisionWords(decision, formatTime(decision.decidedAt))}.`, body: `Note: ${decision.note}`, tone: decision.decision === 'PASS' ? ('good' as const) : ('bad' as const) };
+    insets.push({ title: `${decisionWords(decision, formatTime(decision.decidedAt))}.`, body: decisionRecordWords, tone: decision.decision === 'PASS' ? 'good' : 'bad' });
+  } else if (individual.manualOverride) {
+    insets.push({ title: 'Decided by a PVS operator.', body: 'The decision’s record was not available for this report.', tone: 'neutral' });
   }
-  if (individual.manualOverride) return { title: 'Decided by a PVS operator.', body: 'The decision’s record was not available for this report.', tone: 'neutral' as const };
-  return undefined;
+  return insets;
+}
+
+/** The role, and the register's name for the party while the person has not verified theirs or when it differs. */
+function subtitleOf(individual: ReportIndividual): string {
+  const role = `${roleWords(individual.role)}${individual.roleDescription ? ` · ${individual.roleDescription}` : ''}`;
+  return individual.registerName && individual.name ? `${role} · On the register as ${individual.registerName}` : role;
 }
 
 function individualsSection(layout: Layout, model: EntityReportModel): void {
@@ -112,10 +129,10 @@ function individualsSection(layout: Layout, model: EntityReportModel): void {
     const status = individualStatus(individual.status);
     const riskSaid = risk(individual.riskLevel);
     layout.card({
-      title: individual.name ?? 'Not yet provided',
+      title: individual.name ?? individual.registerName ?? 'Not yet provided',
       placeholder: individual.name === null,
       badge: { label: status.words, tone: status.tone },
-      subtitle: `${roleWords(individual.role)}${individual.roleDescription ? ` · ${individual.roleDescription}` : ''}`,
+      subtitle: subtitleOf(individual),
       fields: [
         ['RISK', riskSaid.words],
         ['ATTEMPTS USED', `${individual.attemptCount} of ${individual.maxAttempts}`],
@@ -123,7 +140,7 @@ function individualsSection(layout: Layout, model: EntityReportModel): void {
         ['COMPLETED', individual.completedAt ? formatTime(individual.completedAt) : 'Not yet'],
       ],
       footnote: `Individual ${individual.individualId}${individual.externalId ? ` · Partner reference ${individual.externalId}` : ''}`,
-      inset: decisionInset(individual),
+      insets: insetsOf(individual),
     });
   }
 }

@@ -6,7 +6,7 @@ import { renderPdf } from './pdf-layout.ts';
 import { colours, type Tone } from './pdf-style.ts';
 import { countryName, formatDate, formatTime, words } from './report-format.ts';
 import type { IndividualReportModel } from './report-model.ts';
-import { attemptStatus, checkResult, decisionWords, documentWords, individualStatus, modeWords, risk, roleWords } from './report-words.ts';
+import { attemptStatus, checkResult, decisionRecordWords, decisionWords, documentWords, individualStatus, modeWords, registerNameWarning, risk, roleWords } from './report-words.ts';
 
 function amlSaid(model: IndividualReportModel): { title: string; body: string; tone: Tone } {
   const { aml } = model;
@@ -23,7 +23,7 @@ function amlSaid(model: IndividualReportModel): { title: string; body: string; t
 function fullName(model: IndividualReportModel): string {
   const { identity, individual } = model;
   if (identity) return [identity.firstName, identity.middleName, identity.lastName].filter(Boolean).join(' ');
-  return individual.name ?? 'Name not yet provided';
+  return individual.name ?? individual.registerName ?? 'Name not yet provided';
 }
 
 function summary(layout: Layout, model: IndividualReportModel): void {
@@ -37,6 +37,7 @@ function summary(layout: Layout, model: IndividualReportModel): void {
     ['Identity', identity ? `${documentWords[identity.document.type] ?? words(identity.document.type)} checked on attempt ${identity.attempt}, ${formatTime(identity.verifiedAt)}` : (model.identityNote ?? 'Nothing verified yet.')],
     ['Attempts used', `${individual.attemptCount} of ${individual.maxAttempts}`],
   ];
+  if (individual.registerName) rows.splice(1, 0, ['On the register as', `${individual.registerName}${individual.registerNameMatches === false ? ' (not the verified name)' : ''}`]);
   if (individual.decision) rows.push(['Manual decision', `${decisionWords(individual.decision, formatTime(individual.decision.decidedAt))}`]);
   layout.summaryBox({
     headline: fullName(model),
@@ -58,6 +59,10 @@ function identitySection(layout: Layout, model: IndividualReportModel): void {
     return;
   }
   if (!verified) layout.note(`The person gave these details, but they are not verified: the outcome is “${individualStatus(individual.status).words.toLowerCase()}”.`, 'warn');
+  if (individual.registerNameMatches === false) {
+    const warning = registerNameWarning(individual.name!, individual.registerName!);
+    layout.note(warning.body, 'warn', warning.title);
+  }
   layout.text(`As the person entered them and the identity provider checked them on attempt ${identity.attempt}, ${formatTime(identity.verifiedAt)}.`, { size: 8.5, colour: colours.muted, gap: 6 });
   const { address, document } = identity;
   const person: Array<[string, string]> = [
@@ -89,8 +94,8 @@ function checksSection(layout: Layout, model: IndividualReportModel): void {
     layout.table(
       [
         { heading: 'Check', width: 1.6 },
-        { heading: 'Result', width: 0.9 },
-        { heading: 'What it found', width: 4 },
+        { heading: 'Result', width: 1.1 },
+        { heading: 'What it found', width: 3.8 },
       ],
       model.checks.map((c) => {
         const result = checkResult(c.result);
@@ -102,7 +107,7 @@ function checksSection(layout: Layout, model: IndividualReportModel): void {
   const { decision } = model.individual;
   if (decision) {
     layout.subheading('Manual decision');
-    layout.note(`Note: ${decision.note}`, decision.decision === 'PASS' ? 'good' : 'bad', `${decisionWords(decision, formatTime(decision.decidedAt))}.`, { italicBody: true });
+    layout.note(decisionRecordWords, decision.decision === 'PASS' ? 'good' : 'bad', `${decisionWords(decision, formatTime(decision.decidedAt))}.`);
   }
 }
 

@@ -81,8 +81,8 @@ export interface CardSpec {
   fields: Array<[string, string]>;
   /** Muted small print at the foot, e.g. ids. */
   footnote?: string;
-  /** A tinted box inside the card, e.g. an operator's decision. */
-  inset?: { title: string; body: string; tone: Tone };
+  /** Tinted boxes inside the card, e.g. an operator's decision. */
+  insets?: Array<{ title: string; body: string; tone: Tone }>;
 }
 
 export function drawCard(flow: Flow, spec: CardSpec): void {
@@ -97,8 +97,8 @@ export function drawCard(flow: Flow, spec: CardSpec): void {
   const fieldsHeight = spec.fields.length ? Math.max(...spec.fields.map(([label, value]) => flow.textHeight(label, 'semibold', 7.5, fieldWidth - 8) + flow.textHeight(value || '—', 'regular', 9, fieldWidth - 8))) + 8 : 0;
   const footHeight = spec.footnote ? flow.textHeight(spec.footnote, 'regular', 7.5, inner) + 4 : 0;
   const insetInner = inner - 22;
-  const insetHeight = spec.inset ? flow.textHeight(spec.inset.title, 'bold', 9, insetInner) + flow.textHeight(spec.inset.body, 'italic', 9, insetInner) + 18 : 0;
-  const height = padding + titleHeight + subtitleHeight + fieldsHeight + footHeight + (spec.inset ? insetHeight + 8 : 0) + padding;
+  const insets = (spec.insets ?? []).map((inset) => ({ ...inset, height: flow.textHeight(inset.title, 'bold', 9, insetInner) + flow.textHeight(inset.body, 'regular', 9, insetInner) + 18 }));
+  const height = padding + titleHeight + subtitleHeight + fieldsHeight + footHeight + insets.reduce((sum, inset) => sum + inset.height + 8, 0) + padding;
   flow.place(height);
 
   const top = doc.y;
@@ -117,13 +117,14 @@ export function drawCard(flow: Flow, spec: CardSpec): void {
   y += fieldsHeight;
   if (spec.footnote) doc.font('regular').fontSize(7.5).fillColor(colours.muted).text(spec.footnote, x0, y, { width: inner });
   y += footHeight;
-  if (spec.inset) {
-    const tone = toneColours[spec.inset.tone];
+  for (const inset of insets) {
+    const tone = toneColours[inset.tone];
     y += 4;
-    doc.rect(x0, y, inner, insetHeight).fill(tone.fill);
-    doc.rect(x0, y, 3, insetHeight).fill(tone.text);
-    doc.font('bold').fontSize(9).fillColor(tone.text).text(spec.inset.title, x0 + 12, y + 8, { width: insetInner });
-    doc.font('italic').fontSize(9).fillColor(colours.ink).text(spec.inset.body, x0 + 12, doc.y + 1, { width: insetInner });
+    doc.rect(x0, y, inner, inset.height).fill(tone.fill);
+    doc.rect(x0, y, 3, inset.height).fill(tone.text);
+    doc.font('bold').fontSize(9).fillColor(tone.text).text(inset.title, x0 + 12, y + 8, { width: insetInner });
+    doc.font('regular').fontSize(9).fillColor(colours.ink).text(inset.body, x0 + 12, doc.y + 1, { width: insetInner });
+    y += inset.height + 4;
   }
   doc.y = top + height + 8;
 }

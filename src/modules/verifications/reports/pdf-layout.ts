@@ -32,7 +32,7 @@ export function createFlow(doc: Doc) {
   /**
    * Makes room for a block of `height`: the headings waiting for it are drawn with it, on this page when
    * both fit, else on a new one. A block taller than a page starts a page and runs past its bottom margin;
-   * no report has one (the longest, an operator's note, is at most 2 000 characters).
+   * no report has one (the longest, an issue's message, is at most a few hundred characters).
    */
   function place(height: number): void {
     const headings = waiting.reduce((sum, h) => sum + h.height, 0);
@@ -82,34 +82,39 @@ export function createFlow(doc: Doc) {
     });
   }
 
-  /** Label and value pairs in two columns, one ruled row each; a row is never split across pages. */
+  /**
+   * Label and value pairs in two columns, one ruled row each. The pairs stay together on one page when they
+   * fit on one; else they run on, and a row is never split across pages.
+   */
   function keyValues(rows: Array<[string, string]>, options: { labelShare?: number } = {}): void {
     const labelWidth = width * (options.labelShare ?? 0.3);
     const valueWidth = width - labelWidth - 4;
-    for (const [label, value] of rows) {
-      const height = Math.max(textHeight(label, 'semibold', 8.5, labelWidth - 10), textHeight(value || '—', 'regular', 9.5, valueWidth)) + 7;
+    const heights = rows.map(([label, value]) => Math.max(textHeight(label, 'semibold', 8.5, labelWidth - 10), textHeight(value || '—', 'regular', 9.5, valueWidth)) + 7);
+    const total = heights.reduce((sum, h) => sum + h, 0);
+    if (total <= bottom() - page.top) place(total);
+    rows.forEach(([label, value], i) => {
+      const height = heights[i]!;
       place(height);
       const y = doc.y;
       doc.font('semibold').fontSize(8.5).fillColor(colours.muted).text(label, left, y + 4, { width: labelWidth - 10 });
       doc.font('regular').fontSize(9.5).fillColor(colours.ink).text(value || '—', left + labelWidth, y + 3.5, { width: valueWidth });
       doc.moveTo(left, y + height).lineTo(left + width, y + height).lineWidth(0.4).strokeColor(colours.rule).stroke();
       doc.y = y + height;
-    }
+    });
     doc.y += 6;
   }
 
   /** A shaded note with a bar in its tone: for what the reader must not miss. Paragraphs split on `\n`. */
-  function note(body: string, tone: Tone, title?: string, options: { italicBody?: boolean } = {}): void {
+  function note(body: string, tone: Tone, title?: string): void {
     const inner = width - 30;
-    const bodyFont: FontName = options.italicBody ? 'italic' : 'regular';
     const titleHeight = title ? textHeight(title, 'bold', 10, inner) + 3 : 0;
-    const height = titleHeight + textHeight(body, bodyFont, 9.5, inner) + 18;
+    const height = titleHeight + textHeight(body, 'regular', 9.5, inner) + 18;
     place(height);
     const y = doc.y;
     doc.rect(left, y, width, height).fill(toneColours[tone].fill);
     doc.rect(left, y, 4, height).fill(toneColours[tone].text);
     if (title) doc.font('bold').fontSize(10).fillColor(toneColours[tone].text).text(title, left + 16, y + 9, { width: inner });
-    doc.font(bodyFont).fontSize(9.5).fillColor(colours.ink).text(body, left + 16, y + 9 + titleHeight, { width: inner });
+    doc.font('regular').fontSize(9.5).fillColor(colours.ink).text(body, left + 16, y + 9 + titleHeight, { width: inner });
     doc.y = y + height + 10;
   }
 

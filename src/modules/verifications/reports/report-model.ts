@@ -2,6 +2,8 @@
 // individual-report.ts. Plain data: the renderers read nothing else, so a test can render any case.
 // Personal details appear here only for the time of one rendering: nothing in a model is stored.
 
+import type { AnsweredPersonDetails } from '../person-details.ts';
+
 export type ReportRiskLevel = 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
 
 /** Printed on every page: what this document is, for which request, and when it was made. */
@@ -29,12 +31,14 @@ export interface ReportCheck {
   message?: string;
 }
 
-/** An operator's decision on an individual who needed review. `decidedBy` is the operator's id. */
+/**
+ * An operator's decision on an individual who needed review. `decidedBy` is the operator's id. The
+ * operator's note is not here: it may describe the person and stays with PVS (decision 94).
+ */
 export interface ReportDecision {
   decision: 'PASS' | 'FAIL';
   decidedBy: string;
   decidedAt: Date;
-  note: string;
 }
 
 export interface ReportIndividual {
@@ -45,6 +49,13 @@ export interface ReportIndividual {
   roleDescription: string | null;
   /** The verified name (given names then family name); null when the person has not given it or it could not be read. */
   name: string | null;
+  /** For a lookup-bound individual, the party's name as the register gave it; null on a hand-built request. */
+  registerName: string | null;
+  /**
+   * Whether the verified name is the register's (same family name and first given name, ignoring case,
+   * accents and punctuation); null when either is missing. False deserves a compliance officer's look.
+   */
+  registerNameMatches: boolean | null;
   /** PENDING, IN_PROGRESS, PASSED, MANUALLY_PASSED, FAILED, MANUAL_REVIEW, LOCKED_OUT. */
   status: string;
   riskLevel: ReportRiskLevel;
@@ -123,14 +134,7 @@ export interface EntityReportModel {
 }
 
 /** Who the person proved to be, read live from the identity provider for this rendering. */
-export interface ReportIdentity {
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  dateOfBirth: string;
-  address: { line1: string; line2: string | null; locality: string; state: string | null; postcode: string | null; country: string };
-  email: string | null;
-  phone: string | null;
+export interface ReportIdentity extends AnsweredPersonDetails {
   document: { type: 'PASSPORT' | 'DRIVER_LICENCE' | 'MEDICARE'; number: string; issuingCountry: string; issuingState: string | null; expiryDate: string | null };
   /** When the provider checked the attempt these details come from. */
   verifiedAt: Date;

@@ -81,6 +81,17 @@ export const modeWords = { AUSTRAC_CDD: 'AUSTRAC customer due diligence', TPB_PO
 export const documentWords = { PASSPORT: 'Passport', DRIVER_LICENCE: 'Driver licence', MEDICARE: 'Medicare card' } as const;
 
 /** `Passed by PVS operator opr_… on 22 Nov 2026 23:31 UTC`. */
+/** What to say when the verified name is not the register's: the reader must decide whether it is the same person. */
+export function registerNameWarning(name: string, registerName: string): { title: string; body: string } {
+  return {
+    title: 'The verified name is not the name on the register.',
+    body: `The person verified as ${name}; the register names this party ${registerName}. Confirm they are the same person (a changed or anglicised name, a nickname) before relying on this result.`,
+  };
+}
+
+/** Where the operator's reasons are: PVS keeps them (decision 94); the partner asks PVS support. */
+export const decisionRecordWords = 'The operator’s reasons are kept in PVS’s review record.';
+
 export function decisionWords(decision: { decision: 'PASS' | 'FAIL'; decidedBy: string }, when: string): string {
   return `${decision.decision === 'PASS' ? 'Passed' : 'Failed'} by PVS operator ${decision.decidedBy} on ${when}`;
 }

@@ -15,6 +15,7 @@ import type { LookupService } from '../../lookups/lookups.service.ts';
 import type { PartnerService } from '../../partners/partners.service.ts';
 import type { EvidenceReader, EvidenceService } from '../evidence.service.ts';
 import { amlOutcomeOf } from '../outcomes.ts';
+import { answeredDetails, sameRegisterName } from '../person-details.ts';
 import * as repo from '../verifications.repository.ts';
 import { renderEntityReport } from './entity-report.ts';
 import { renderIndividualReport } from './individual-report.ts';
@@ -27,6 +28,7 @@ export const entityReportPath = (requestId: string) => `/reports/v1/verification
 export const individualReportPath = (requestId: string, individualId: string) => `/reports/v1/verifications/${requestId}/individuals/${individualId}/report.pdf`;
 
 /** The identity provider's answer for one individual, for a rendering. */
+type RegisterNames = Map<string, { givenNames: string; familyName: string }>;
 type Identity = { kind: 'verified'; evidence: IdentityEvidence } | { kind: 'none'; note: string };
 
 class IdentityUnavailableError extends AppError {
@@ -100,14 +102,17 @@ export function createReportService(deps: {
     };
   }
 
-  function individualPart(individual: repo.IndividualRow, identity: Identity, decision: repo.DecisionRow | undefined): ReportIndividual {
+  function individualPart(individual: repo.IndividualRow, identity: Identity, decision: repo.DecisionRow | undefined, registerNames: RegisterNames): ReportIndividual {
     const details = identity.kind === 'verified' ? identity.evidence.details : undefined;
+    const register = individual.idv_entity_id ? registerNames.get(individual.idv_entity_id) : undefined;
     return {
       individualId: individual.id,
       externalId: individual.external_id,
       role: individual.role,
       roleDescription: individual.role_description,
       name: details ? [details.firstName, details.middleName, details.lastName].filter(Boolean).join(' ') : null,
+      registerName: register ? `${register.givenNames} ${register.familyName}` : null,
+      registerNameMatches: details && register ? sameRegisterName(details, register) : null,
       status: individual.status,
       riskLevel: individual.risk_level ?? 'UNKNOWN',
       attemptCount: individual.attempt_count,
@@ -115,7 +120,7 @@ export function createReportService(deps: {
       createdAt: individual.created_at,
       completedAt: individual.completed_at,
       manualOverride: individual.manual_override,
-      decision: decision ? { decision: decision.decision, decidedBy: decision.operator_id, decidedAt: decision.decided_at, note: decision.note } : null,
+      decision: decision ? { decision: decision.decision, decidedBy: decision.operator_id, decidedAt: decision.decided_at } : null,
     };
   }
 
@@ -123,29 +128,16 @@ export function createReportService(deps: {
     if (identity.kind !== 'verified') return null;
     const { details, document, verifiedAt, attempt } = identity.evidence;
     return {
-      firstName: details.firstName,
-      middleName: details.middleName ?? null,
-      lastName: details.lastName,
-      dateOfBirth: details.dateOfBirth,
-      address: {
-        line1: details.address.line1,
-        line2: details.address.line2 ?? null,
-        locality: details.address.locality,
-        state: details.address.state ?? null,
-        postcode: details.address.postcode ?? null,
-        country: details.address.country,
-      },
-      email: details.email ?? null,
-      phone: details.phone ?? null,
+      ...answeredDetails(details),
       document: { type: document.type, number: document.number, issuingCountry: document.issuingCountry, issuingState: document.issuingState ?? null, expiryDate: document.expiryDate ?? null },
       verifiedAt,
       attempt,
     };
   }
 
-  async function ownershipPart(tenant: Tenant, lookupId: string | null): Promise<Pick<EntityReportModel, 'registry' | 'ownership'>> {
+  async function lookupPart(tenant: Tenant, lookupId: string | null): Promise<Pick<EntityReportModel, 'registry' | 'ownership'> & { registerNames: RegisterNames }> {
     const facts = lookupId ? await deps.lookups.reportFactsOf(tenant, lookupId) : undefined;
-    if (!facts) return { registry: null, ownership: null };
+    if (!facts) return { registry: null, ownership: null, registerNames: new Map() };
     const structure = facts.structure;
     const nameOf = new Map(structure?.nodes.map((n) => [n.id, n.name]));
     const ownership: ReportOwnership | null = structure && {
@@ -159,7 +151,7 @@ export function createReportService(deps: {
       blockedNodes: structure.blockedNodes,
       unlinkedOwners: structure.unlinkedOwners,
     };
-    return { registry: facts.registry, ownership };
+    return { registry: facts.registry, ownership, registerNames: facts.registerNames };
   }
 
   /** Renders with `work`, and writes the rendering (or the provider's outage that stopped it) to the audit trail. */
@@ -196,11 +188,12 @@ export function createReportService(deps: {
         const individuals = await repo.listIndividuals(db, [request.id]);
         const decisions = new Map((await repo.listDecisions(db, individuals.map((i) => i.id))).map((d) => [d.individual_id, d]));
         const identities = await Promise.all(individuals.map(identityOf));
+        const { registerNames, ...lookup } = await lookupPart(tenant, request.lookup_id);
         const model: EntityReportModel = {
           header: await header(tenant, 'Entity due diligence report', request.id),
           request: requestPart(request),
-          ...(await ownershipPart(tenant, request.lookup_id)),
-          individuals: individuals.map((individual, i) => individualPart(individual, identities[i]!, decisions.get(individual.id))),
+          ...lookup,
+          individuals: individuals.map((individual, i) => individualPart(individual, identities[i]!, decisions.get(individual.id), registerNames)),
         };
         return renderEntityReport(model);
       });
@@ -217,13 +210,13 @@ export function createReportService(deps: {
         const model: IndividualReportModel = {
           header: await header(tenant, 'Individual verification report', request.id),
           request: { verificationRequestId: request.id, mode: request.mode, entityName: request.entity_name, lookupRequestId: request.lookup_id },
-          individual: individualPart(individual, identity, decision),
+          individual: individualPart(individual, identity, decision, (await lookupPart(tenant, request.lookup_id)).registerNames),
           identity: identityPart(identity),
           identityNote: identity.kind === 'none' ? identity.note : null,
           checks: individual.check_results,
           aml: amlOutcomeOf(individual.check_results),
           attempts: (await repo.listAttempts(db, individual.id)).map((a) => ({ number: a.number, status: a.status, submittedAt: a.submitted_at, checkedAt: a.checked_at })),
-          startedAt: null,
+          startedAt: await repo.firstOpenedAt(db, individual.id),
         };
         return renderIndividualReport(model);
       });

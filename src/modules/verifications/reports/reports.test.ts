@@ -96,10 +96,24 @@ describe('the entity report', () => {
       'Through FAIRBAIRN MERRIWEATHER HOLDINGS PTY LTD',
       'Verified by manual review',
       operatorId,
-      'Compared the selfie with the passport photo by video call',
+      'reasons are kept in PVS’s review record',
       'Needs manual review',
     ]);
     assert.ok(!text.includes('Register data is unavailable'));
+  });
+
+  it('sets each person beside the register’s name for the party, and warns where they differ', async () => {
+    const text = await textOf(await renderEntityReport(lookupBoundEntityModel()));
+    assertPrints(text, [
+      '5 people to verify; 1 verified name differs from the register’s',
+      'On the register as Soren AEROE',
+      'On the register as Sule DEMIR',
+      'The verified name is not the name on the register.',
+      'The person verified as Şule Çağlar; the register names this party Sule DEMIR',
+      // A party who has not verified yet is titled by the register's name.
+      'Margaret Anne FAIRBAIRN',
+    ]);
+    assert.equal(text.split('The verified name is not the name on the register.').length - 1, 1, 'only the director is warned about');
   });
 
   it('says a hand-built request has no register data and no ownership, where they would be', async () => {
@@ -126,7 +140,7 @@ describe('the entity report', () => {
 describe('the individual report', () => {
   it('prints the verified identity, every check and the clear screening', async () => {
     const text = await textOf(await renderIndividualReport(passedIndividualModel()));
-    assertPrints(text, ['Zoë Inés Ñúñez-Łukasiewicz', 'Verified identity', '14 March 1961', 'Unit 4, 48 Banksia Parade', 'Brunswick East VIC 3057', 'PA1234567', 'Passport', 'Australia', '30 June 2031', 'zoe.nunez@example.com.au', 'Face match', 'AML_CLEAR', 'AML screening: clear', 'Failed, retry allowed', 'Passed']);
+    assertPrints(text, ['Zoë Inés Ñúñez-Łukasiewicz', 'On the register as Zoe NUNEZ-LUKASIEWICZ', 'Verified identity', '14 March 1961', 'Unit 4, 48 Banksia Parade', 'Brunswick East VIC 3057', 'PA1234567', 'Passport', 'Australia', '30 June 2031', 'zoe.nunez@example.com.au', 'Face match', 'AML_CLEAR', 'AML screening: clear', 'Failed, retry allowed', 'Passed']);
   });
 
   it('says details are not verified while they wait for review, and how many list entries may match', async () => {
