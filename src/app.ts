@@ -19,6 +19,9 @@ import { registerVerificationDecisionRoutes } from './modules/verifications/veri
 import { registerEvidenceRoutes } from './modules/verifications/evidence.routes.ts';
 import { registerEvidenceReadRoutes } from './modules/verifications/evidence-reads.routes.ts';
 import { registerReportFileRoutes } from './modules/verifications/reports/report-files.routes.ts';
+import { registerDeedRoutes } from './modules/deeds/deeds.routes.ts';
+import { isLocalStorage } from './providers/storage/index.ts';
+import { registerStorageRoutes } from './providers/storage/storage.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
@@ -89,6 +92,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, verificationSessions: services.verificationSessions, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
   // Report URLs carry their own permission (a signature), so they are outside the /v1 guard.
   registerReportFileRoutes(app, { reports: services.reports });
+  // Upload URLs carry their own permission (a signature), so they are outside the /v1 guard.
+  if (isLocalStorage(services.storage)) await registerStorageRoutes(app, { storage: services.storage });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
   await app.register(
@@ -102,6 +107,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerPaymentRoutes(api, { payments: services.payments, idempotency: services.idempotency });
       registerVerificationRoutes(api, { verifications: services.verifications, charges: services.charges, idempotency: services.idempotency });
       registerEvidenceRoutes(api, { evidence: services.evidence, reports: services.reports });
+      registerDeedRoutes(api, { deeds: services.deeds });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

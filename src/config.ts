@@ -56,6 +56,12 @@ const settings = {
   ABR_BASE_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'another address for ABR\'s JSON services (a local test server); unset means https://abr.business.gov.au/json' },
   IDENTITY_PROVIDER: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('none')]), default: undefined, doc: 'who keeps the details, documents and selfies of people being verified and runs their checks: `sandbox` (CONTRACT §13 last names; the sandbox default) or `none` (the production default until a real provider is integrated: every identity step answers that the service is unavailable; src/providers/identity/README.md)' },
   EVIDENCE_DETAIL_ENABLED: { schema: Type.Boolean(), default: true, doc: '`false` makes the evidence endpoints (document-details, aml-matches) answer UPSTREAM_UNAVAILABLE; an operator can change it while PVS runs, without a restart (runtime setting, docs/operators.md), and that change wins until it is reset' },
+  DEED_EXTRACTOR: { schema: Type.Union([Type.Literal('rules'), Type.Literal('llm')]), default: 'rules', doc: 'what reads parties from a deed: `rules` (in-house, nothing leaves PVS) or `llm` (an OpenAI-compatible chat endpoint, DEED_LLM_URL: the deed text is sent there; every quote it gives is checked against its page)' },
+  DEED_LLM_URL: { schema: Type.String({ pattern: '^https?://' }), default: undefined, doc: 'the OpenAI-compatible API base (…/v1), with DEED_EXTRACTOR=llm' },
+  DEED_LLM_MODEL: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'the model name, with DEED_EXTRACTOR=llm' },
+  DEED_LLM_API_KEY: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'its bearer key, if it needs one' },
+  DEED_DEADLINE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 3600 }), default: 900, doc: 'how long reading a deed (text layer, OCR, TFN scan) may take before the analysis fails TIMED_OUT; 150 scanned pages take about 5 minutes on 2 cores (bench/README.md)' },
+  DEED_OCR_CONCURRENCY: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: 0, doc: 'pages of one deed read by OCR at once; 0 means one per core' },
   LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
@@ -100,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (parsed.STORAGE === 's3' && !parsed.S3_BUCKET) throw new ConfigError('S3_BUCKET: required when STORAGE=s3');
+  if (parsed.DEED_EXTRACTOR === 'llm' && (!parsed.DEED_LLM_URL || !parsed.DEED_LLM_MODEL)) throw new ConfigError('DEED_LLM_URL and DEED_LLM_MODEL: required when DEED_EXTRACTOR=llm');
   if (parsed.ENVIRONMENT === 'production' && parsed.PAYMENT_GATEWAY === 'sandbox') throw new ConfigError('PAYMENT_GATEWAY: production refuses the sandbox gateway; set stripe');
   if (parsed.PAYMENT_GATEWAY === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {

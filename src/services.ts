@@ -1,5 +1,6 @@
 // The composition root: the one place that chooses implementations from configuration and wires them.
 // Nothing else decides between PGlite and PostgreSQL, sandbox and real providers, Redis or not.
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { loadSigningKeys, type SigningKeys } from './modules/auth/signing-keys.ts';
@@ -59,6 +60,15 @@ import { verificationCheckJob, verificationJobs } from './modules/verifications/
 import { createEvidenceService, type EvidenceService } from './modules/verifications/evidence.service.ts';
 import { createMrzEvidence } from './modules/verifications/mrz/mrz-evidence.ts';
 import { createReportService, type ReportService } from './modules/verifications/reports/reports.service.ts';
+import { createDeedModule } from './modules/deeds/deeds.module.ts';
+import { analyseDeedJob, sweepDeedsJob } from './modules/deeds/deeds.jobs.ts';
+import type { DeedService } from './modules/deeds/deeds.service.ts';
+import type { DeedProcessingService } from './modules/deeds/deed-processing.service.ts';
+import { inspectPdf } from './modules/deeds/pipeline/inspect.ts';
+import { readDeedPages } from './modules/deeds/pipeline/read-pages.ts';
+import { createExtractor } from './providers/extractor/index.ts';
+import { createStorage } from './providers/storage/index.ts';
+import type { DocumentStorage } from './providers/storage/storage.ts';
 import { createRuntimeSettings, type RuntimeSettings } from './modules/settings/runtime-settings.ts';
 import { createUrlSigner } from './platform/signed-urls.ts';
 
@@ -104,6 +114,11 @@ export interface Services {
   evidence: EvidenceService;
   /** The entity and individual PDF reports, behind signed URLs. */
   reports: ReportService;
+  /** Where uploaded deeds wait for their analysis (local disk or S3). */
+  storage: DocumentStorage;
+  /** Deed analyses as partners drive them, and the analysis job with its sweep. */
+  deeds: DeedService;
+  deedProcessing: DeedProcessingService;
   /** Settings operators change while PVS runs (the evidence kill switch). */
   settings: RuntimeSettings;
   idempotency: Idempotency;
@@ -168,7 +183,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     // The queue knows every kind up front; handlers that call services are bound once those exist.
-    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs, verificationCheckJob] });
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs, verificationCheckJob, analyseDeedJob, sweepDeedsJob] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -284,8 +299,25 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       maxAttempts: config.VERIFICATION_MAX_ATTEMPTS,
       lookups,
     });
+    const storage = createStorage(config, { clock });
+    const ocrConcurrency = config.DEED_OCR_CONCURRENCY || availableParallelism();
+    const deedModule = createDeedModule({
+      db,
+      clock,
+      outbox,
+      queue,
+      logger,
+      charges,
+      verifications,
+      storage,
+      extractor: createExtractor(config),
+      inspectPdf,
+      readPages: (bytes) => readDeedPages(bytes, { deadlineMs: config.DEED_DEADLINE_SECONDS * 1000, concurrency: ocrConcurrency }),
+      deadlineSeconds: config.DEED_DEADLINE_SECONDS,
+    });
     const jobDefinitions: JobDefinition[] = [
       ...platformJobs,
+      ...deedModule.jobs,
       ...billingJobs({ runs: billingRuns }),
       ...lookupJobs({ lookups }),
       ...paymentJobs({ links: paymentLinks }),
@@ -371,6 +403,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       verificationChecks,
       evidence,
       reports,
+      storage,
+      deeds: deedModule.deeds,
+      deedProcessing: deedModule.processing,
       settings,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,

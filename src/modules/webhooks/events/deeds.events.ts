@@ -12,8 +12,8 @@ const asPrinted = (what: string) => nullable(Type.String(), `${what}, as printed
 
 const party = fields(
   {
-    role: oneOf(['TRUSTEE', 'APPOINTOR', 'BENEFICIARY', 'SETTLOR', 'PROTECTOR_GUARDIAN', 'UBO', 'OTHER_CONTROLLER'], {
-      description: 'The party’s role, in the vocabulary of verification individuals.',
+    role: oneOf(['TRUSTEE', 'APPOINTOR', 'BENEFICIARY', 'SETTLOR', 'PROTECTOR_GUARDIAN', 'UBO', 'OTHER_CONTROLLER', 'OTHER'], {
+      description: 'The party’s role, in the vocabulary of verification individuals; a role the deed gives that is none of these is OTHER.',
     }),
     partyKind: oneOf(['BUSINESS', 'INDIVIDUAL'], { description: 'Whether the party is a business or a person.' }),
     businessName: nullable(Type.String(), 'For a business party; null for an individual.'),

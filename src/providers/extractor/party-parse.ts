@@ -1,0 +1,214 @@
+// Reads parties out of a stretch of deed text that names them in one role: `Wattle Nominees Pty Ltd
+// ACN 123 456 789 of Level 2, 10 Queen Street, Brisbane QLD 4000`, `John Smith of …, Sydney NSW 2000 and
+// Jane Smith of …`, `1. Olivia Nguyễn 2. Minh Nguyễn`. Companies end at their suffix (`Pty Ltd`); a
+// person's name is the run of capitalised words before `of`, a comma, a number or an ACN. A list is
+// split where what follows is itself a party, and, after an address, only once the address has ended
+// (a postcode or a State): `Unit 4, 27 Beach Road, Bondi Beach NSW 2026` is one address, not three people.
+import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
+import { abnPattern, acnPattern, companySuffixSource, nonNameWords, particles, stateAbbrevs, stateNames, titles, ub } from './vocabulary.ts';
+
+export interface ParsedParty {
+  kind: 'BUSINESS' | 'INDIVIDUAL';
+  businessName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  /** Digits only and check-digit valid, else null (a printed but invalid number is dropped). */
+  acn: string | null;
+  abn: string | null;
+  address: string | null;
+  /** Offsets in the text given to the parser: the whole piece, and where the name starts and ends. */
+  start: number;
+  end: number;
+  nameStart: number;
+  nameEnd: number;
+  /** Nothing unexplained follows the name (what a sentence's clause must be to be read as a party). */
+  clean: boolean;
+}
+
+const leading = /^(?:[\s\-:;,.]+|(?:and|AND|And|&|BY|By|by|BETWEEN|Between|between|Item\s+\d{1,2}[.:]?|ITEM\s+\d{1,2}[.:]?|\d{1,2}[.)]|\(\s*[a-zA-Z0-9]{1,4}\s*\)|(?:Full\s+)?[Nn]ame\s*:)(?=\s|$)\s*)*/u;
+const companyName = ub(new RegExp(`^([\\p{Lu}0-9][^;()]{0,150}?\\b${companySuffixSource})(?=[\\s,;()]|$)`, 'iu'));
+const nameToken = /^(?:[\p{Lu}][\p{L}'’\-]*\.?|[\p{Lu}]\.)$/u;
+const addressIntro =
+  ub(/^[\s,]*(?:of|whose\s+registered\s+office\s+is(?:\s+situated)?\s+at|whose\s+registered\s+office\s+is|having\s+its\s+registered\s+office\s+at|of\s+registered\s+office|registered\s+office\s*:?|residing\s+at|resident\s+at|care\s+of|c\/-|located\s+at|situated\s+at|[Aa]ddress(?:\s+for\s+service)?\s*:?)\s+(?!the\b)/u);
+const addressStart = ub(/^[\s,]*(?=\d|(?:Unit|Level|Suite|Shop|Lot|Apartment|Flat|Villa|Locked\s+Bag|P\.?\s?O\.?\s+Box|GPO\s+Box|Post\s+Office\s+Box)\b)/iu);
+const addressEnd =
+  ub(/\s*\((?!\s*(?:ACN|ABN|A\.C\.N|A\.B\.N))|,?\s+born\b|,?\s*\b(?:date\s+of\s+birth|D\.?O\.?B\.?)\b|\s+as\s+(?:the\s+)?trustee\b|\s+in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b|\s+(?:being|who|which)\s|;|\s+(?:A\.?C\.?N|A\.?B\.?N)\b|\s+(?:AND|and)\s+(?:together|each|jointly)\b|,?\s+(?:or|and)\s+(?:the|such|any|includes|his|her|their|its)\b/u);
+const states = [...stateNames, ...stateAbbrevs].join('|');
+/** An address has ended: `… NSW 2000`, `… Fitzroy 3065`, `… Victoria`, `… Australia` (not `PO Box 4742`). */
+const postcodeEnd = ub(new RegExp(`(?:\\b(?:${states})\\.?,?\\s*\\d{4}|\\b(?!(?:Box|Bag|Level|Unit|Suite|Lot|Shop)\\s)\\p{Lu}[\\p{L}'-]+\\s+\\d{4}|\\b(?:${states})|Australia)\\.?$`, 'u'));
+const separator = /\s*;\s*(?:and\s+)?|\s+(?:and|AND|&)\s+|,\s+(?:and\s+)?|\s+(?=\(?\d{1,2}[.)]\s)|\s+(?=\([a-z]{1,3}\)\s)|(?<=\))\s+(?=\p{Lu})/gu;
+
+const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+/** Whether `text` is only what may come before a party: list numbers, `and`, `Name:`, a title. */
+export function isLeadIn(text: string): boolean {
+  let rest = text.slice(leading.exec(text)![0].length);
+  for (let m = /^(\S+)\s*/u.exec(rest); m && titles.test(m[1]!); m = /^(\S+)\s*/u.exec(rest)) rest = rest.slice(m[0].length);
+  return rest.trim() === '';
+}
+
+/** Given names and family name: a family name takes the particles before it (`van der Berg`, `de la Cruz`). */
+export function splitName(tokens: readonly string[]): { firstName: string; lastName: string } {
+  let k = tokens.length - 1;
+  while (k - 1 >= 1 && particles.has(tokens[k - 1]!.toLowerCase())) k--;
+  return { firstName: tokens.slice(0, k).join(' '), lastName: tokens.slice(k).join(' ') };
+}
+
+function identifiers(text: string): { acn: string | null; abn: string | null; acnAt: number; abnAt: number } {
+  const acn = acnPattern.exec(text);
+  const abn = abnPattern.exec(text);
+  const acnDigits = acn ? digitsOf(acn[1]!) : '';
+  const abnDigits = abn ? digitsOf(abn[1]!) : '';
+  return {
+    acn: isValidAcn(acnDigits) ? acnDigits : null,
+    abn: isValidAbn(abnDigits) ? abnDigits : null,
+    acnAt: acn ? acn.index : -1,
+    abnAt: abn ? abn.index : -1,
+  };
+}
+
+/** What follows a name: the address, if one starts here, up to where it ends. */
+function readAddress(after: string): { address: string | null; start: number; end: number } {
+  const intro = addressIntro.exec(after) ?? addressStart.exec(after);
+  if (!intro) return { address: null, start: 0, end: 0 };
+  const rest = after.slice(intro[0].length);
+  const cut = addressEnd.exec(rest);
+  let address = (cut ? rest.slice(0, cut.index) : rest).replace(/[\s,.;:]+$/u, '');
+  // An address that runs on past its postcode has swallowed something else.
+  if (address.length > 300) {
+    const postcode = ub(/\b\d{4}\b/u).exec(address.slice(20));
+    address = postcode ? address.slice(0, 20 + postcode.index + 4) : address.slice(0, 300);
+  }
+  if (!/\p{L}/u.test(address) || address.length < 4) return { address: null, start: 0, end: 0 };
+  return { address, start: intro[0].length, end: intro[0].length + address.length };
+}
+
+/** A person's name at the start of `text`: its tokens and where it ends, or null. */
+function readPersonName(text: string): { tokens: string[]; length: number } | null {
+  const tokens: string[] = [];
+  const ends: number[] = [];
+  for (const m of text.matchAll(/\S+/gu)) {
+    const raw = m[0];
+    const token = raw.replace(/[,;:]+$/u, '');
+    const lower = token.toLowerCase();
+    const isParticle = particles.has(lower) && token === lower;
+    if (isParticle ? tokens.length === 0 : !nameToken.test(token) || nonNameWords.has(lower) || nonNameWords.has(lower.replace(/[.']/g, ''))) break;
+    tokens.push(token);
+    ends.push(m.index + token.length);
+    if (token !== raw || tokens.length >= 7) break; // a comma ends the name
+  }
+  // A name does not end with a particle or an initial.
+  while (tokens.length && (particles.has(tokens.at(-1)!.toLowerCase()) || /^\p{Lu}\.?$/u.test(tokens.at(-1)!))) {
+    tokens.pop();
+    ends.pop();
+  }
+  return tokens.length >= 2 ? { tokens, length: ends.at(-1)! } : null;
+}
+
+/** The words of a company's name: capitalised, or the few small words names have (`Smith and Sons`). */
+const companyWords = (name: string) => !/["'](?:\s|$)|["“”]/u.test(name) && name.split(/\s+/u).every((w) => /^[\p{Lu}0-9&(]/u.test(w) || /^(?:and|of|the|for|de|la|du|van|der|von|y|&)$/u.test(w));
+
+/** A company's name at the start of `text`: up to its suffix, or (without one) up to its ACN. */
+function readCompanyName(text: string): number | null {
+  const company = companyName.exec(text);
+  if (company) {
+    const name = company[1]!;
+    const suffixStart = name.search(new RegExp(`${companySuffixSource}$`, 'iu'));
+    const body = name.slice(0, suffixStart).trim();
+    if (/\p{Lu}/u.test(name[suffixStart] ?? '') && !/^(?:the|this|any|each|such|a)(?=\s|$)/iu.test(name) && !ub(/\b(?:ACN|ABN|A\.C\.N)\b|\d{3}/u).test(body.slice(1)) && (!body || companyWords(body))) return name.length;
+  }
+  const acn = acnPattern.exec(text.slice(0, 160));
+  if (acn && acn.index > 2) {
+    const name = text.slice(0, acn.index).replace(/[\s(,]+$/u, '');
+    if (/^[\p{Lu}0-9]/u.test(name) && !/[()]/u.test(name) && name.split(' ').length <= 8 && companyWords(name) && !/^(?:The|This|Any|Each|Such|A)(?=\s|$)/u.test(name)) return name.length;
+  }
+  return null;
+}
+
+/** One party at the start of `piece` (offsets relative to `piece`, shifted by `base`). */
+export function parseParty(piece: string, base = 0): ParsedParty | null {
+  let i = leading.exec(piece)![0].length;
+  // Titles go; they are not given names.
+  for (let m = /^(\S+)\s+/u.exec(piece.slice(i)); m && titles.test(m[1]!); m = /^(\S+)\s+/u.exec(piece.slice(i))) i += m[0].length;
+  const rest = piece.slice(i);
+  let nameLength: number;
+  let parsed: Pick<ParsedParty, 'kind' | 'businessName' | 'firstName' | 'lastName'>;
+  const companyLength = readCompanyName(rest);
+  if (companyLength !== null) {
+    nameLength = companyLength;
+    parsed = { kind: 'BUSINESS', businessName: rest.slice(0, companyLength).replace(/\s+/g, ' '), firstName: null, lastName: null };
+  } else {
+    const person = readPersonName(rest);
+    if (!person) return null;
+    nameLength = person.length;
+    parsed = { kind: 'INDIVIDUAL', businessName: null, ...splitName(person.tokens) };
+  }
+  const after = rest.slice(nameLength);
+  const ids = identifiers(after.slice(0, 120));
+  const blanked = after.replace(acnPattern, (m) => ' '.repeat(m.length)).replace(abnPattern, (m) => ' '.repeat(m.length)).replace(/^[\s(]*\)/u, (m) => ' '.repeat(m.length));
+  const address = readAddress(blanked);
+  // Clean: straight after the name comes nothing, an identifier, an address, a parenthesis or a date of birth.
+  const next = after.replace(/^[\s,]+/u, '');
+  const clean =
+    next === '' ||
+    address.address !== null ||
+    ids.acnAt >= 0 ||
+    ids.abnAt >= 0 ||
+    ub(/^(?:\(|born\b|date of birth|as\s+(?:the\s+)?trustee\b|in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity|A\.?C\.?N|A\.?B\.?N)/iu).test(next);
+  const idEnd = Math.max(0, ...[ids.acnAt, ids.abnAt].filter((n) => n >= 0).map((n) => n + (/^\D*[\d\s.-]+/u.exec(after.slice(n))?.[0].trimEnd().length ?? 0)));
+  const end = nameLength + Math.max(address.address ? address.end : 0, idEnd);
+  return {
+    ...parsed,
+    acn: parsed.kind === 'BUSINESS' ? ids.acn : null,
+    abn: ids.abn,
+    address: address.address,
+    start: base + i,
+    end: base + i + Math.min(rest.length, end),
+    nameStart: base + i,
+    nameEnd: base + i + nameLength,
+    clean,
+  };
+}
+
+/**
+ * Every party in `text`, in order. `strict`: all of it must be parties (the clause before a defined term
+ * or an `as Appointor`), else null; otherwise the parties that can be read, the rest ignored.
+ */
+export function parsePartyList(text: string, options: { strict: boolean }): ParsedParty[] | null {
+  const cuts = [0];
+  let current = 0;
+  for (const sep of text.matchAll(separator)) {
+    const at = sep.index;
+    const next = at + sep[0].length;
+    if (at <= current) continue;
+    const left = parseParty(text.slice(current, at));
+    if (!left) continue;
+    const nextSep = new RegExp(separator.source, 'gu');
+    nextSep.lastIndex = next;
+    const following = nextSep.exec(text);
+    const right = parseParty(text.slice(next, following ? following.index : text.length));
+    if (!right) continue;
+    // After an address, a comma separates two parties only once the address has ended.
+    const comma = sep[0].trim().startsWith(',');
+    if (comma && left.address && !postcodeEnd.test(left.address)) continue;
+    cuts.push(next);
+    current = next;
+  }
+  const parties: ParsedParty[] = [];
+  for (let k = 0; k < cuts.length; k++) {
+    const from = cuts[k]!;
+    let to = k + 1 < cuts.length ? cuts[k + 1]! : text.length;
+    // The separator belongs to neither party.
+    const piece = text.slice(from, to).replace(/(?:\s*[;,]\s*(?:and\s+)?|\s+(?:and|AND|&))\s*$/u, '');
+    to = from + piece.length;
+    const party = parseParty(piece, from);
+    const remainder = party ? piece.slice(party.end - from).trim() : '';
+    const whole = ub(/^(?:[,.;]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustee\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/iu).test(remainder);
+    if (!party || (options.strict && (!party.clean || !whole))) {
+      if (options.strict) return null;
+      continue;
+    }
+    parties.push(party);
+  }
+  return parties.length ? parties : options.strict ? null : [];
+}

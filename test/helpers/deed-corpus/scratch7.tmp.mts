@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { buildDeedText } from '../../../src/providers/extractor/deed-text.ts';
+import { readSchedules } from '../../../src/providers/extractor/schedule.ts';
+import { definedTermMentions, definitionMentions, sentenceMentions } from '../../../src/providers/extractor/mentions.ts';
+import { findTrust } from '../../../src/providers/extractor/trust-fields.ts';
+const texts: string[] = JSON.parse(readFileSync(`/tmp/deedexp/pages/l02-long-unit.json`, 'utf8'));
+const pages = texts.map((text, i) => ({ number: i + 1, text, source: 'TEXT_LAYER' as const }));
+const time = (label: string, f: () => unknown) => { const t = performance.now(); const r = f(); console.log(label, Math.round(performance.now() - t)); return r; };
+const doc = time('text', () => buildDeedText(pages)) as ReturnType<typeof buildDeedText>;
+time('schedule', () => readSchedules(doc.text));
+time('defined', () => definedTermMentions(doc.text));
+time('definitions', () => definitionMentions(doc.text));
+time('sentences', () => sentenceMentions(doc.text));
+time('trust', () => findTrust(doc.text, [], false));
+console.log(doc.text.length);
