@@ -1,4 +1,4 @@
-// A seeded pseudo-random generator for benchmark data: the same seed gives the same list and the same
+// A seeded pseudo-random generator for benchmark and test data (the deed corpus draws from it too): the same seed gives the same list and the same
 // queries on every machine and every run, so two runs measure the same work. Not for anything secret.
 
 export interface Random {
@@ -6,9 +6,13 @@ export interface Random {
   next(): number;
   /** A whole number in [0, n). */
   int(n: number): number;
+  /** A whole number in [min, max]. */
+  between(min: number, max: number): number;
   /** True with probability p. */
   chance(p: number): boolean;
   pick<T>(items: readonly T[]): T;
+  /** `n` distinct items, in a random order. */
+  sample<T>(items: readonly T[], n: number): T[];
   /** An independent generator derived from this one's seed and a label (a stream per purpose). */
   fork(label: string): Random;
 }
@@ -36,10 +40,19 @@ export function createRandom(seed: number): Random {
   const random: Random = {
     next,
     int: (n) => Math.floor(next() * n),
+    between: (min, max) => min + Math.floor(next() * (max - min + 1)),
     chance: (p) => next() < p,
     pick: (items) => {
       if (items.length === 0) throw new Error('pick from an empty list');
       return items[Math.floor(next() * items.length)]!;
+    },
+    sample: (items, n) => {
+      const copy = [...items];
+      for (let i = copy.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+      }
+      return copy.slice(0, n);
     },
     fork: (label) => createRandom(hash32(label, seed)),
   };

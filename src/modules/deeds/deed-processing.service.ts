@@ -97,10 +97,8 @@ export function createDeedProcessingService(deps: DeedProcessingDeps) {
   return {
     async analyse(id: string, ctx: JobContext): Promise<void> {
       const row = await repo.findDeedById(db, id);
-      if (!row || row.status !== 'PROCESSING') {
-        await ctx.complete(async () => undefined);
-        return;
-      }
+      // Ended meanwhile (discarded, or failed by the sweep): nothing to do.
+      if (!row || row.status !== 'PROCESSING') return;
       const outcome = await outcomeOf(row, ctx);
       const settled = await ctx.complete((tx) => settle(tx, id, outcome));
       await purge(row);

@@ -90,35 +90,44 @@ const pageNumber = /^(?:Page )?[-(]?#[-)]?(?: of #)?$|^Page$/;
  * How many characters at the start and at the end of each page are a running header or footer: the
  * same words (digits aside) on at least half the pages, and at least three pages. Pages without them
  * keep everything. Left in, a header would sit in the middle of a schedule value that crosses a page.
+ * The longest such run is taken as long as nearly as many pages share it as share its shortest part
+ * (boilerplate that happens to end three pages the same way is not a footer); a page with only the page
+ * number part of it (a first page often has no running header) loses that part.
  */
 export function repeatedEdges(pages: readonly string[]): Array<{ head: number; tail: number }> {
   const edges = pages.map(() => ({ head: 0, tail: 0 }));
   if (pages.length < 3) return edges;
   const words = pages.map((p) => p.split(' ').filter(Boolean));
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
-  const edgeOf = (w: string[], side: 'head' | 'tail', k: number) => (side === 'head' ? w.slice(0, k) : w.slice(-k)).map(maskDigits);
+  const edgeOf = (w: string[], side: 'head' | 'tail', k: number) => (side === 'head' ? w.slice(0, k) : w.slice(-k)).map(maskDigits).join(' ');
   for (const side of ['head', 'tail'] as const) {
-    for (let k = 30; k >= 1; k--) {
-      const keys = words.map((w) => (w.length > k + 3 ? edgeOf(w, side, k).join(' ') : null));
-      const counts = new Map<string, number>();
-      for (const key of keys) if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
-      const [best, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-      // A single repeated word must be a page number (`#`, `- # -`, `Page #`), not prose.
-      if (count < threshold || (k === 1 && !pageNumber.test(best))) continue;
-      const key = best.split(' ');
+    {
+      let chosen: string | null = null;
+      let most = 0;
+      for (let k = 1; k <= 30; k++) {
+        const counts = new Map<string, number>();
+        for (const w of words) if (w.length > k + 3) counts.set(edgeOf(w, side, k), (counts.get(edgeOf(w, side, k)) ?? 0) + 1);
+        const [best, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+        // A single repeated word must be a page number (`#`, `- # -`, `Page #`), not prose.
+        if (k === 1 && !pageNumber.test(best)) continue;
+        // A bare page number is on every page, the running header not on the first: measure from two words.
+        if (k > 1) most = Math.max(most, count);
+        if (count < threshold || count < most * 0.65) break;
+        chosen = best;
+      }
+      if (!chosen) continue;
+      const key = chosen.split(' ');
       words.forEach((w, i) => {
-        // The whole header or footer, or the page number at its end or start
-        // (the first page often has the page number without the running header).
-        for (let j = k; j >= 1; j--) {
-          const part = side === 'head' ? key.slice(0, j) : key.slice(-j);
-          if (w.length <= j + 3 || edgeOf(w, side, j).join(' ') !== part.join(' ')) continue;
-          if (j < k && !pageNumber.test(part.join(' '))) continue;
-          const text = side === 'head' ? w.slice(0, j).join(' ') : w.slice(-j).join(' ');
-          edges[i]![side] = text.length + 1;
+        // The whole header or footer, or the page number at its end or start.
+        for (let j = key.length; j >= 1; j--) {
+          const part = (side === 'head' ? key.slice(0, j) : key.slice(-j)).join(' ');
+          if (w.length <= j || edgeOf(w, side, j) !== part) continue;
+          if (j < key.length && !pageNumber.test(part)) continue;
+          const removed = side === 'head' ? w.splice(0, j) : w.splice(-j, j);
+          edges[i]![side] += removed.join(' ').length + 1;
           break;
         }
       });
-      break;
     }
   }
   return edges;

@@ -50,7 +50,7 @@ const boundary = ub(new RegExp(
     '(?<!\\b(?:Address|ACN|ABN|Name|office|No|Number))[:](?=\\s)',
     '\\bBETWEEN\\b', '\\bbetween\\b', '\\bBY\\b:?', '\\bby\\b', '\\bAND\\b:?',
     '\\bPARTIES\\b', '\\bParties\\b', '\\bof the (?:one|other|first|second|third) part\\b',
-    '(?:^|\\s)\\(?\\d{1,2}[.)](?=\\s)', '(?:^|\\s)\\([a-zA-Z]{1,3}\\)(?=\\s)', '(?:^|\\s)[A-Z]\\.(?=\\s)',
+    '(?:^|\\s)\\(?\\d{1,2}[.)](?=\\s)', '(?:^|\\s)\\d{1,2}\\.\\d{1,2}(?=\\s)', '(?:^|\\s)\\([a-zA-Z]{1,3}\\)(?=\\s)', '(?:^|\\s)[A-Z]\\.(?=\\s)',
     '[.](?=\\s+["\'(]?\\p{Lu})',
   ].join('|'),
   'gu',
@@ -73,7 +73,7 @@ export function partiesBefore(text: string, end: number, floor: number): ParsedP
     start = m.index + m[0].length;
   }
   const starts = [start];
-  for (const m of window.slice(start).matchAll(ub(/,\s+|\bthen\s+/gu))) starts.push(start + m.index + m[0].length);
+  for (const m of window.slice(start).matchAll(ub(/,\s+|\b(?:then|for|to|in\s+favour\s+of|namely)\s+/gu))) starts.push(start + m.index + m[0].length);
   for (const s of starts) {
     const chunk = window.slice(s).replace(/[\s,]+$/u, '');
     if (!chunk) continue;

@@ -27,12 +27,14 @@ export interface ParsedParty {
 
 const leading = /^(?:[\s\-:;,.]+|(?:and|AND|And|&|BY|By|by|BETWEEN|Between|between|Item\s+\d{1,2}[.:]?|ITEM\s+\d{1,2}[.:]?|\d{1,2}[.)]|\(\s*[a-zA-Z0-9]{1,4}\s*\)|(?:Full\s+)?[Nn]ame\s*:)(?=\s|$)\s*)*/u;
 const companyName = ub(new RegExp(`^([\\p{Lu}0-9][^;()]{0,150}?\\b${companySuffixSource})(?=[\\s,;()]|$)`, 'iu'));
-const nameToken = /^(?:[\p{Lu}][\p{L}'’\-]*\.?|[\p{Lu}]\.)$/u;
+const nameToken = /^(?:[\p{Lu}][\p{L}\p{M}'’-]*\.?|[\p{Lu}]\.)$/u;
 const addressIntro =
   ub(/^[\s,]*(?:of|whose\s+registered\s+office\s+is(?:\s+situated)?\s+at|whose\s+registered\s+office\s+is|having\s+its\s+registered\s+office\s+at|of\s+registered\s+office|registered\s+office\s*:?|residing\s+at|resident\s+at|care\s+of|c\/-|located\s+at|situated\s+at|[Aa]ddress(?:\s+for\s+service)?\s*:?)\s+(?!the\b)/u);
 const addressStart = ub(/^[\s,]*(?=\d|(?:Unit|Level|Suite|Shop|Lot|Apartment|Flat|Villa|Locked\s+Bag|P\.?\s?O\.?\s+Box|GPO\s+Box|Post\s+Office\s+Box)\b)/iu);
+// Where an address stops: a parenthesis, a date of birth, a capacity, an identifier, a clause number, a
+// sentence's end, a heading, or three words in lower case in a row (a sentence has resumed).
 const addressEnd =
-  ub(/\s*\((?!\s*(?:ACN|ABN|A\.C\.N|A\.B\.N))|,?\s+born\b|,?\s*\b(?:date\s+of\s+birth|D\.?O\.?B\.?)\b|\s+as\s+(?:the\s+)?trustee\b|\s+in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b|\s+(?:being|who|which)\s|;|\s+(?:A\.?C\.?N|A\.?B\.?N)\b|\s+(?:AND|and)\s+(?:together|each|jointly)\b|,?\s+(?:or|and)\s+(?:the|such|any|includes|his|her|their|its)\b/u);
+  ub(/\s*\((?!\s*(?:ACN|ABN|A\.C\.N|A\.B\.N))|,?\s+born\b|,?\s*\b(?:date\s+of\s+birth|D\.?O\.?B\.?)\b|\s+as\s+(?:the\s+)?trustee\b|\s+in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b|\s+(?:being|who|which)\s|;|\s+(?:A\.?C\.?N|A\.?B\.?N)\b|\s+(?:AND|and)\s+(?:together|each|jointly)\b|,?\s+(?:or|and)\s+(?:the|such|any|includes|his|her|their|its)\b|\s+\d{1,2}\.\d{1,2}(?=\s)|\.\s+(?=\p{Lu})|\s+(?:EXECUTED|SIGNED|SCHEDULE|RECITALS|BACKGROUND)\b|\s+(?:\p{Ll}+\s+){2,}\p{Ll}+\b/u);
 const states = [...stateNames, ...stateAbbrevs].join('|');
 /** An address has ended: `… NSW 2000`, `… Fitzroy 3065`, `… Victoria`, `… Australia` (not `PO Box 4742`). */
 const postcodeEnd = ub(new RegExp(`(?:\\b(?:${states})\\.?,?\\s*\\d{4}|\\b(?!(?:Box|Bag|Level|Unit|Suite|Lot|Shop)\\s)\\p{Lu}[\\p{L}'-]+\\s+\\d{4}|\\b(?:${states})|Australia)\\.?$`, 'u'));
@@ -203,7 +205,7 @@ export function parsePartyList(text: string, options: { strict: boolean }): Pars
     to = from + piece.length;
     const party = parseParty(piece, from);
     const remainder = party ? piece.slice(party.end - from).trim() : '';
-    const whole = ub(/^(?:[,.;]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustee\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/iu).test(remainder);
+    const whole = ub(/^(?:[,.;)]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustee\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/iu).test(remainder);
     if (!party || (options.strict && (!party.clean || !whole))) {
       if (options.strict) return null;
       continue;

@@ -127,7 +127,7 @@ export function extractDeed(pages: readonly DeedPage[]): DeedExtraction {
   const variation = isVariation(text);
   const schedule = readSchedules(text);
   const definitions = definitionMentions(text);
-  const trust = findTrust(text, schedule.fields, variation);
+  const trust = findTrust(text, schedule.fields, variation, definitions.classes.length + schedule.classes.length > 0);
   const mentions = [...schedule.mentions, ...definedTermMentions(text), ...definitions.mentions, ...sentenceMentions(text)]
     // `X Pty Ltd as trustee for the Y Fund` is the trustee of another trust, not of this one.
     .filter((m) => !m.capacity || (trust !== null && sameName(m.capacity, trust.name)));

@@ -17,7 +17,8 @@ export interface ScheduleReading {
 
 const headings =
   ub(/\b(?:THE\s+)?SCHEDULE(?:\s+(?:1|ONE|A|I)\b)?|\bSchedule(?:\s+(?:1|One|A)\b)?(?!\s+(?:\d+[A-Z]|to\b|of\b))|\bPARTICULARS\b|\bParticulars\b|\bDEED\s+DETAILS\b|\bDeed\s+Details\b|\bREFERENCE\s+SCHEDULE\b|\bKEY\s+DETAILS\b|\bTRUST\s+DETAILS\b|\bPARTIES\b|\bParties\b|\bDETAILS\b/gu);
-const notAfter = ub(/\b(?:the|of|in|this|said|that|to|a|per|under|see)\s*$/iu);
+// Lower case: `the Schedule` is a reference; `THE SCHEDULE` and `A. Schedule` are headings.
+const notAfter = ub(/\b(?:the|of|in|this|said|that|to|a|per|under|see|The|Of|In|This|See)\s*$/u);
 const terminators =
   ub(/(?<!\b(?:OF|of|Of)\s)\b(?:EXECUTED|EXECUTION|SIGNED|IN WITNESS|THIS (?:TRUST )?DEED|THIS DECLARATION|RECITALS|BACKGROUND|OPERATIVE|NOW THIS DEED|IT IS AGREED|AGREED TERMS|TERMS OF (?:THE )?TRUST|TABLE OF CONTENTS|CONTENTS|ANNEXURE|SCHEDULE 2|DEFINITIONS|DATED)\b|\bExecuted\s+(?:as\s+a\s+deed|by)\b|\bSigned,?\s+sealed\b|\bSIGNED\b|\b1\.?\s+(?:DEFINITIONS|Definitions|INTERPRETATION|Interpretation)\b/u);
 

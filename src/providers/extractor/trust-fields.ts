@@ -128,8 +128,12 @@ const typeSignals: Array<[TrustType, RegExp]> = [
   ['DISCRETIONARY', ub(/\bdiscretionary\s+trust\b|\bfamily\s+trust\s+deed\b|\bdeed\s+of\s+settlement\b|\bdiscretionary\b/iu)],
 ];
 
-/** The first kind the deed's opening names (title, recitals); the earliest mention wins. */
-function findType(text: string): TrustType | null {
+/**
+ * The first kind the deed's opening names (title, recitals); the earliest mention wins. A deed that
+ * names none but defines classes of beneficiary, or gives the trustee an absolute discretion, is
+ * discretionary.
+ */
+function findType(text: string, hasClasses: boolean): TrustType | null {
   const opening = text.slice(0, 6000);
   let best: { type: TrustType; at: number } | null = null;
   for (const [type, pattern] of typeSignals) {
@@ -139,7 +143,7 @@ function findType(text: string): TrustType | null {
   if (best) return best.type;
   const units = (text.match(ub(/\bUnit\s?holders?\b/gu)) ?? []).length;
   const discretion = (text.match(ub(/\babsolute\s+discretion\b/giu)) ?? []).length;
-  return units > 3 ? 'UNIT' : discretion > 0 ? 'DISCRETIONARY' : null;
+  return units > 3 ? 'UNIT' : discretion > 0 || hasClasses ? 'DISCRETIONARY' : null;
 }
 
 function findJurisdiction(text: string, fields: Fields[]): string | null {
@@ -165,11 +169,16 @@ function findEstablished(text: string, fields: Fields[], variation: boolean): st
     const m = datePattern.exec(f.value.slice(0, 60));
     if (m) return m[0];
   }
-  const made = ub(new RegExp(`\\b(?:THIS|This)\\s+(?:(?:TRUST\\s+)?DEED|(?:Trust\\s+)?Deed|DECLARATION|Declaration)[^.]{0,60}?\\b(?:made|dated|executed)\\s+(?:on\\s+|this\\s+)?(?:the\\s+)?(${datePattern.source})|\\b(?:DATED|Dated|Date(?:\\s+of\\s+(?:this\\s+)?Deed)?)\\s*:?\\s+(?:the\\s+)?(${datePattern.source})`, 'u')).exec(text);
-  return made ? (made[1] ?? made[2])! : null;
+  // `THIS DEED is made on …` first; then `DATED …`, `Date of this Deed: …` (not `Vesting Date 30 June 2070`).
+  const made = ub(new RegExp(`\\b(?:THIS|This)\\s+(?:(?:TRUST\\s+)?DEED|(?:Trust\\s+)?Deed|DECLARATION|Declaration)[^.]{0,60}?\\b(?:made|dated|executed)\\s+(?:on\\s+|this\\s+)?(?:the\\s+)?(${datePattern.source})`, 'u')).exec(text);
+  if (made) return made[1]!;
+  const dated = ub(new RegExp(`(?:\\bDATED|\\bDated|(?<!\\b(?:Vesting|Commencement|Termination|VESTING)\\s)\\bDate(?:\\s+of\\s+(?:this\\s+)?Deed)?\\s*:)\\s*:?\\s+(?:the\\s+)?(${datePattern.source})`, 'u')).exec(text);
+  return dated ? dated[1]! : null;
 }
 
-const vestingStop = /;|\.(?=\s+["'(]?[\p{Lu}\d]|\s*$)/u;
+// A sentence ends the value; so does a line that opens another provision (the schedule's last item runs
+// into whatever follows it: `…of this deed` then `This deed is governed by …`, lines already joined).
+const vestingStop = /;|\.(?=\s+["'(]?[\p{Lu}\d]|\s*$)|\s(?=(?:This\s+(?:deed|Deed|DEED)\s+(?:is|shall)|The\s+laws?\s+of|IN\s+WITNESS|EXECUTED\s+(?:as|by)|Executed\s+(?:as|by)|SIGNED,?\s+SEALED|Signed,?\s+sealed)\b)/u;
 const reference = ub(/\b(?:specified|set\s+out|stated|named|referred\s+to|described)\b[^.]{0,40}\b(?:Schedule|Item|Particulars|Details)\b|^(?:as\s+(?:defined|set\s+out)|see\s+clause)/iu);
 
 function findVesting(text: string, fields: Fields[], variation: boolean): string | null {
@@ -189,13 +198,13 @@ function findVesting(text: string, fields: Fields[], variation: boolean): string
 }
 
 /** The trust as the deed prints it, or null when it does not name the trust. */
-export function findTrust(text: string, fields: Fields[], variation: boolean): ExtractedTrust | null {
+export function findTrust(text: string, fields: Fields[], variation: boolean, hasClasses = false): ExtractedTrust | null {
   const name = findName(text, fields, variation);
   if (!name) return null;
   return {
     name: name.slice(0, 300),
     abn: findAbn(text, fields, name),
-    trustType: findType(text),
+    trustType: findType(text, hasClasses),
     jurisdiction: findJurisdiction(text, fields)?.slice(0, 100) ?? null,
     establishedDate: findEstablished(text, fields, variation)?.slice(0, 100) ?? null,
     vestingDate: findVesting(text, fields, variation),

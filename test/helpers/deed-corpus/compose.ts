@@ -1,41 +1,14 @@
 // An original trust deed: title, parties clause, recitals, definitions, the role clauses, boilerplate,
 // governing law, the schedule (first, last or none) and execution blocks, laid out as the seed decides
 // (or as `force` says). The truth is built from what was printed.
-import { boilerplateClause, partTitles, type Roles } from './boilerplate.ts';
-import { castFor, type Cast, type CastForce } from './cast.ts';
-import { fullName, makePerson, type Party } from './people.ts';
-import { createPrinter, dedupe, definedTerm, type AcnStyle, type ListStyle, type Printer } from './print.ts';
-import { createRandom, type Random } from './random.ts';
+import { castFor, type CastForce } from './cast.ts';
+import { drawLayout, roleWords, type Layout } from './layout.ts';
+import type { Party } from './people.ts';
+import { createPrinter, dedupe, definedTerm } from './print.ts';
+import { createRandom } from './random.ts';
+import { executionBlocks, namedValue, operativeBlocks, scheduleBlocks, type Item } from './sections.ts';
 import type { DeedBlock, DeedCase, DeedKind, DeedTruth, ExpectedParty } from './types.ts';
-import { appointorWords, capitalise, governingLawSentence, guardianWords, makeDate, namedWords, plural, scheduleHeadings, states, trusteeWords, vestingRule } from './wording.ts';
-
-export interface Layout {
-  schedule: 'first' | 'last' | 'none';
-  scheduleHeading: string;
-  scheduleStyle: 'item-table' | 'colon' | 'numbered-table' | 'stacked';
-  parties: 'by-and' | 'parties-list' | 'between' | 'schedule-ref';
-  upperInParties: boolean;
-  appointorWord: string;
-  guardianWord: string;
-  trusteeWord: string;
-  namedWord: string;
-  /** Where appointors, guardian and named beneficiaries are printed with their names. */
-  appointorIn: 'schedule' | 'definition' | 'parties';
-  guardianIn: 'schedule' | 'definition' | 'parties';
-  namedIn: 'schedule' | 'definition';
-  successorIn: 'schedule' | 'clause';
-  vestingIn: 'schedule' | 'definition';
-  listStyle: ListStyle;
-  addresses: boolean;
-  acnStyle: AcnStyle;
-  companyAddressIntro: 'of' | 'whose registered office is at' | 'of registered office';
-  birthDates: boolean;
-  header: boolean;
-  footer: 'page-of' | 'number' | null;
-  fontSize: number;
-  executionBeforeSchedule: boolean;
-  trustNameInRecital: boolean;
-}
+import { capitalise, governingLawSentence, makeDate, plural, states, vestingRule } from './wording.ts';
 
 export interface ComposeSpec {
   id: string;
@@ -52,53 +25,7 @@ export interface ComposeSpec {
   cast?: CastForce;
 }
 
-function drawLayout(r: Random, kind: DeedKind, force: Partial<Layout>): Layout {
-  const schedule = force.schedule ?? r.pick(['first', 'last', 'last', 'none'] as const);
-  const inSchedule = <T extends string>(other: T[]) => (schedule === 'none' ? r.pick(other) : r.pick(['schedule', 'schedule', ...other] as const));
-  const layout: Layout = {
-    schedule,
-    scheduleHeading: r.pick(scheduleHeadings),
-    scheduleStyle: r.pick(['item-table', 'colon', 'numbered-table', 'stacked'] as const),
-    parties: schedule === 'none' ? r.pick(['by-and', 'parties-list', 'between'] as const) : r.pick(['by-and', 'parties-list', 'between', 'schedule-ref'] as const),
-    upperInParties: r.chance(0.5),
-    appointorWord: r.pick(appointorWords),
-    guardianWord: r.pick(guardianWords),
-    trusteeWord: r.pick(trusteeWords),
-    namedWord: r.pick(namedWords),
-    appointorIn: inSchedule(['definition', 'parties']) as Layout['appointorIn'],
-    guardianIn: inSchedule(['definition', 'parties']) as Layout['guardianIn'],
-    namedIn: inSchedule(['definition']) as Layout['namedIn'],
-    successorIn: schedule === 'none' ? 'clause' : r.pick(['schedule', 'clause'] as const),
-    vestingIn: schedule === 'none' ? 'definition' : r.pick(['schedule', 'definition'] as const),
-    listStyle: r.pick(['and', 'and', 'numbered', 'semicolon'] as const),
-    addresses: r.chance(0.6),
-    acnStyle: r.pick(['ACN spaced', 'ACN spaced', 'A.C.N. plain', '(ACN spaced)', 'Australian Company Number', 'A.C.N. dotted'] as const),
-    companyAddressIntro: r.pick(['of', 'of', 'whose registered office is at', 'of registered office'] as const),
-    birthDates: r.chance(0.2),
-    header: r.chance(0.5),
-    footer: r.pick(['page-of', 'number', null] as const),
-    fontSize: r.pick([9.5, 10, 10.5, 11]),
-    executionBeforeSchedule: r.chance(0.5),
-    trustNameInRecital: r.chance(0.7),
-  };
-  const merged = { ...layout, ...force };
-  if (merged.parties === 'schedule-ref' && merged.schedule === 'none') merged.parties = 'by-and';
-  if (merged.schedule === 'none') {
-    if (merged.appointorIn === 'schedule') merged.appointorIn = 'definition';
-    if (merged.guardianIn === 'schedule') merged.guardianIn = 'definition';
-    merged.namedIn = 'definition';
-    merged.successorIn = 'clause';
-    merged.vestingIn = 'definition';
-    merged.trustNameInRecital = true;
-  }
-  // A deed whose parties clause only refers to the schedule prints everyone there.
-  if (merged.parties === 'schedule-ref' && merged.appointorIn === 'parties') merged.appointorIn = 'schedule';
-  if (merged.parties === 'schedule-ref' && merged.guardianIn === 'parties') merged.guardianIn = 'schedule';
-  if (kind === 'SMSF' || kind === 'BARE') merged.vestingIn = 'definition';
-  return merged;
-}
-
-const typePhrase: Record<DeedKind, string> = { DISCRETIONARY: 'discretionary trust', UNIT: 'unit trust', HYBRID: 'hybrid trust', FIXED: 'fixed trust', BARE: 'bare trust', SMSF: 'self managed superannuation fund' };
+export const typePhrase: Record<DeedKind, string> = { DISCRETIONARY: 'discretionary trust', UNIT: 'unit trust', HYBRID: 'hybrid trust', FIXED: 'fixed trust', BARE: 'bare trust', SMSF: 'self managed superannuation fund' };
 const titles: Record<DeedKind, string[]> = {
   DISCRETIONARY: ['DISCRETIONARY TRUST DEED', 'FAMILY TRUST DEED', 'DEED OF SETTLEMENT', 'Discretionary Trust Deed'],
   UNIT: ['UNIT TRUST DEED', 'Unit Trust Deed'],
@@ -108,12 +35,6 @@ const titles: Record<DeedKind, string[]> = {
   SMSF: ['SELF MANAGED SUPERANNUATION FUND TRUST DEED', 'Superannuation Fund Trust Deed and Governing Rules'],
 };
 
-interface Item {
-  label: string;
-  value: string;
-}
-
-/** Builds one original deed. */
 export function composeDeed(spec: ComposeSpec): DeedCase {
   const r = createRandom(spec.seed);
   const kind = spec.kind;
@@ -225,7 +146,11 @@ export function composeDeed(spec: ComposeSpec): DeedCase {
 
   const operative = operativeBlocks(w, { spec, layout, cast, roles, printer, truthParties, vesting, vestingWord, state, kind, addressFor, birthFor, trustName });
   blocks.push(...operative);
-  if (spec.tfn && !tfnInSchedule) blocks.splice(blocks.length - r.between(2, Math.min(12, operative.length)), 0, { kind: 'tfn', text: w.pick(['The Trustee has obtained a tax file number for the Trust, being {TFN}, and must quote it in every return.', 'TFN of the Trustee: {TFN}']), style: w.pick(['spaced', 'plain', 'dashed'] as const) });
+  // Every deed has a place for a TFN (printed only when one is given); a case with `tfn` draws it from `w`.
+  if (!tfnInSchedule) {
+    const t = spec.tfn ? w : r.fork('tfn');
+    blocks.splice(blocks.length - r.between(2, Math.min(12, operative.length)), 0, { kind: 'tfn', text: t.pick(['The Trustee has obtained a tax file number for the Trust, being {TFN}, and must quote it in every return.', 'TFN of the Trustee: {TFN}']), style: t.pick(['spaced', 'plain', 'dashed'] as const) });
+  }
   if (!lawInSchedule) blocks.push({ kind: 'heading', text: 'GOVERNING LAW' }, { kind: 'para', text: governingLawSentence(w, state, deedWord === 'DEED' ? 'Deed' : 'Declaration') });
 
   const execution = executionBlocks(w, cast, layout, truthParties);
@@ -267,182 +192,3 @@ export function composeDeed(spec: ComposeSpec): DeedCase {
     fontSize: layout.fontSize,
   };
 }
-
-interface RoleLabels {
-  namedLabel: string;
-  boiler: Roles;
-}
-
-function roleWords(layout: Layout, cast: Cast, kind: DeedKind): RoleLabels {
-  const many = cast.named.length > 1;
-  const namedLabel =
-    kind === 'SMSF' ? plural('Member', cast.named.length)
-    : kind === 'BARE' ? 'Beneficiary'
-    : kind === 'FIXED' ? 'Beneficiaries'
-    : `${layout.namedWord} ${many ? 'Beneficiaries' : 'Beneficiary'}`;
-  const boiler: Roles = {
-    trustee: 'Trustee',
-    appointor: cast.appointors.length ? layout.appointorWord : null,
-    guardian: cast.guardian ? layout.guardianWord : null,
-    beneficiary: kind === 'SMSF' ? 'Member' : kind === 'UNIT' ? 'Unitholder' : 'Beneficiary',
-    kind,
-    trusteeAct: 'Trustee Act',
-  };
-  return { namedLabel, boiler };
-}
-
-function namedValue(printer: Printer, cast: Cast, kind: DeedKind, layout: Layout, birthFor: (p: Party) => string | undefined): string {
-  if (kind === 'FIXED') {
-    const share = Math.floor(100 / cast.named.length);
-    return cast.named.map((p, i) => `${printer.party(p, { address: layout.addresses })} (as to ${i === cast.named.length - 1 ? 100 - share * (cast.named.length - 1) : share}%)`).join(layout.listStyle === 'numbered' ? '\n' : '; ');
-  }
-  if (cast.named.length === 1 || layout.listStyle !== 'numbered') {
-    const one = cast.named.map((p) => printer.party(p, { address: layout.addresses, birth: birthFor(p) }));
-    return one.length === 1 ? one[0]! : layout.listStyle === 'semicolon' ? `${one.slice(0, -1).join('; ')}; and ${one.at(-1)}` : `${one.slice(0, -1).join(layout.addresses ? '; ' : ', ')} and ${one.at(-1)}`;
-  }
-  return cast.named.map((p, i) => `${i + 1}. ${printer.party(p, { address: layout.addresses, birth: birthFor(p) })}`).join('\n');
-}
-
-function scheduleBlocks(w: Random, layout: Layout, items: Item[], tfnCells: string[] | undefined): DeedBlock[] {
-  if (layout.schedule === 'none') return [];
-  const out: DeedBlock[] = [{ kind: 'heading', text: layout.scheduleHeading }];
-  if (layout.scheduleStyle === 'item-table' && w.chance(0.5)) out.push({ kind: 'row', cells: ['Item', 'Description', 'Particulars'] });
-  const all = tfnCells ? [...items.slice(0, 3), { label: tfnCells[0]!, value: tfnCells[1]! }, ...items.slice(3)] : items;
-  all.forEach((item, i) => {
-    const n = i + 1;
-    const isTfn = item.value === '{TFN}';
-    let block: DeedBlock;
-    if (layout.scheduleStyle === 'item-table') block = { kind: 'row', cells: [`Item ${n}`, item.label, item.value] };
-    else if (layout.scheduleStyle === 'numbered-table') block = { kind: 'row', cells: [`${n}. ${item.label}`, item.value] };
-    else if (layout.scheduleStyle === 'colon') block = { kind: 'para', text: `${item.label}: ${item.value}` };
-    else {
-      out.push({ kind: 'para', text: item.label.toLocaleUpperCase('en-AU'), bold: true });
-      block = { kind: 'para', text: item.value, indent: 20 };
-    }
-    if (isTfn) out.push({ kind: 'tfn', text: block.kind === 'para' ? block.text : '', cells: block.kind === 'row' ? block.cells : undefined, style: w.pick(['spaced', 'plain', 'dashed'] as const) });
-    else out.push(block);
-  });
-  return out;
-}
-
-interface OperativeContext {
-  spec: ComposeSpec;
-  layout: Layout;
-  cast: Cast;
-  roles: RoleLabels;
-  printer: Printer;
-  truthParties: Array<[Party, ExpectedParty['role']]>;
-  vesting: string | null;
-  vestingWord: string;
-  state: (typeof states)[number];
-  kind: DeedKind;
-  addressFor: (p: Party) => boolean;
-  birthFor: (p: Party) => string | undefined;
-  trustName: string | null;
-}
-
-function operativeBlocks(w: Random, ctx: OperativeContext): DeedBlock[] {
-  const { layout, cast, roles, printer, truthParties, kind } = ctx;
-  const AW = layout.appointorWord;
-  const GW = layout.guardianWord;
-  const out: DeedBlock[] = [{ kind: 'heading', text: w.pick(['OPERATIVE PROVISIONS', 'IT IS AGREED', 'NOW THIS DEED WITNESSES']) }, { kind: 'heading', text: '1. DEFINITIONS AND INTERPRETATION' }];
-  const defs: string[] = [];
-  let firstGuardian: string | null = null;
-  const item = (label: string) => `the ${label} specified in the Schedule`;
-  if (cast.appointors.length) {
-    if (layout.appointorIn === 'definition') {
-      for (const p of cast.appointors) truthParties.push([p, 'APPOINTOR']);
-      const names = printer.list(cast.appointors, 'and', { address: ctx.addressFor(cast.appointors[0]!) });
-      defs.push(w.chance(0.35)
-        ? `"${AW}" means the person or persons holding the office of ${AW} from time to time under clause 3, being initially ${names}.`
-        : `"${AW}" means ${names}${cast.appointors.length > 1 ? ', or the survivor of them' : ''}, and includes any person who becomes the ${AW} under clause 3.`);
-    } else defs.push(`"${AW}" means ${layout.appointorIn === 'schedule' ? `the person or persons named as ${AW} in the Schedule` : `the person named as ${AW} in this Deed`}, and includes any person who becomes the ${AW} under clause 3.`);
-  }
-  if (cast.guardian) {
-    if (layout.guardianIn === 'definition' && w.chance(0.4)) {
-      truthParties.push([cast.guardian, 'PROTECTOR_GUARDIAN']);
-      defs.push(`"${GW}" means the person holding the office of ${GW} under clause 4.`);
-      firstGuardian = `4.${w.between(1, 3)} The first ${GW} ${w.pick(['is', 'shall be'])} ${printer.party(cast.guardian, { address: ctx.addressFor(cast.guardian) })}.`;
-    } else if (layout.guardianIn === 'definition') {
-      truthParties.push([cast.guardian, 'PROTECTOR_GUARDIAN']);
-      defs.push(`"${GW}" means ${printer.party(cast.guardian, { address: ctx.addressFor(cast.guardian) })} or such other person as is appointed ${GW} under clause 4.`);
-    } else defs.push(`"${GW}" means ${item(GW)} or such other person as is appointed ${GW} under clause 4.`);
-  }
-  if (cast.classes.length) {
-    const general = cast.classes.filter((c) => c !== 'Default Beneficiaries');
-    if (general.length) defs.push(`"Beneficiaries" means the ${roles.namedLabel} and the ${general.join(' and the ')}.`);
-    for (const c of cast.classes) {
-      defs.push(c === 'Default Beneficiaries'
-        ? `"Default Beneficiaries" means the ${roles.namedLabel} living at the ${ctx.vestingWord}, in equal shares.`
-        : `"${c}" means: (a) the ${roles.namedLabel}; (b) the spouse, children, grandchildren and remoter issue of any ${roles.namedLabel.replace(/ies$/, 'y')}; (c) any company in which a ${roles.namedLabel.replace(/ies$/, 'y')} holds shares; and (d) the trustee of any trust under which a ${roles.namedLabel.replace(/ies$/, 'y')} may benefit.`);
-    }
-  }
-  if (cast.named.length) {
-    if (layout.namedIn === 'definition') {
-      for (const p of cast.named) truthParties.push([p, 'BENEFICIARY']);
-      defs.push(`"${roles.namedLabel}" means ${namedValue(printer, cast, kind, { ...layout, listStyle: 'and' }, ctx.birthFor).replace(/\n/g, ' ')}.`);
-    } else defs.push(`"${roles.namedLabel}" means the ${kind === 'SMSF' ? 'persons' : 'person or persons'} named as such in the Schedule.`);
-  }
-  if (cast.unitholders.length && layout.schedule === 'none') defs.push(`"Initial Unitholders" means ${printer.list(cast.unitholders, 'and', { address: layout.addresses })}.`);
-  defs.push(`"Trustee" means the ${layout.trusteeWord} or other trustee or trustees for the time being of the ${kind === 'SMSF' ? 'Fund' : 'Trust'}.`);
-  if (ctx.trustName && w.chance(0.5)) defs.push(`"${kind === 'SMSF' ? 'Fund' : 'Trust'}" means the trust constituted by this Deed and known as the ${ctx.trustName}.`);
-  if (ctx.vesting) defs.push(`"${ctx.vestingWord}" means ${layout.vestingIn === 'definition' ? ctx.vesting : `the date specified as the ${ctx.vestingWord} in the Schedule`}.`);
-  defs.push('"Trust Fund" means the Settled Sum and all other property held by the Trustee on the trusts of this Deed.', '"Income Tax Act" means the Income Tax Assessment Act 1997 (Cth).');
-  defs.sort((a, b) => a.localeCompare(b));
-  defs.forEach((d, i) => out.push({ kind: 'para', text: `1.${i + 1} ${d}`, indent: 10 }));
-
-  const boilerRoles = { ...roles.boiler, trusteeAct: ctx.state.act };
-  out.push({ kind: 'heading', text: '2. ESTABLISHMENT' }, { kind: 'para', text: `2.1 The Trustee declares that it holds the Settled Sum and all other property it receives on the trusts of this Deed${kind === 'SMSF' ? ' as a regulated superannuation fund' : ''}.` });
-  if (cast.appointors.length) {
-    out.push({ kind: 'heading', text: `3. ${AW.toLocaleUpperCase('en-AU')}` });
-    out.push(...boilerplateClause(w, boilerRoles, '3', 2).map((text) => ({ kind: 'para' as const, text })));
-    if (cast.successors.length && layout.successorIn === 'clause') {
-      for (const p of cast.successors) truthParties.push([p, 'APPOINTOR']);
-      const names = printer.list(cast.successors, 'and', { address: layout.addresses });
-      const first = cast.appointors[0]!;
-      const sentence = w.pick([
-        `3.3 If ${fullName(first)} dies or becomes mentally incapable, ${names} shall become the ${AW} in that person's place.`,
-        `3.3 Upon the death or incapacity of the last surviving ${AW}, the following ${cast.successors.length > 1 ? 'persons are' : 'person is'} appointed as successor ${plural(AW, cast.successors.length)} in the order named: ${names}.`,
-        `3.3 Until the ${AW} nominates a successor by will or deed, ${names} ${cast.successors.length > 1 ? 'are' : 'is'} nominated as successor ${plural(AW, cast.successors.length)}.`,
-      ]);
-      out.push({ kind: 'para', text: sentence });
-    } else out.push({ kind: 'para', text: `3.3 On the death of the last surviving ${AW}, the legal personal representative of that ${AW} shall become the ${AW}.` });
-  }
-  if (cast.guardian) {
-    out.push({ kind: 'heading', text: `4. ${GW.toLocaleUpperCase('en-AU')}` });
-    if (firstGuardian) out.push({ kind: 'para', text: firstGuardian });
-    out.push(...boilerplateClause(w, boilerRoles, '4', 2).map((text) => ({ kind: 'para' as const, text })));
-  }
-  const parts = ctx.spec.long ? 0 : w.between(4, 9);
-  const target = ctx.spec.long ? 430_000 : 0;
-  let chars = 0;
-  for (let n = 5; ctx.spec.long ? chars < target : n < 5 + parts; n++) {
-    out.push({ kind: 'heading', text: `${n}. ${partTitles[(n - 5) % partTitles.length]}` });
-    for (const text of boilerplateClause(w, boilerRoles, String(n), w.between(3, ctx.spec.long ? 12 : 6))) {
-      out.push({ kind: 'para', text });
-      chars += text.length;
-    }
-  }
-  if (ctx.vesting) out.push({ kind: 'heading', text: 'VESTING' }, { kind: 'para', text: `On the ${ctx.vestingWord} the Trustee must hold the Trust Fund for the ${cast.classes.includes('Default Beneficiaries') ? 'Default Beneficiaries' : 'Beneficiaries'} then living, in equal shares.` });
-  return out;
-}
-
-function executionBlocks(w: Random, cast: Cast, layout: Layout, truthParties: Array<[Party, ExpectedParty['role']]>): DeedBlock[] {
-  const out: DeedBlock[] = [{ kind: 'heading', text: w.pick(['EXECUTED as a deed', 'EXECUTION', 'SIGNED, SEALED AND DELIVERED as a deed']) }];
-  const witness = () => fullName(makePerson(w));
-  const sign = (p: Party, role: string) => {
-    if (p.kind === 'BUSINESS') {
-      const directors = cast.family.slice(0, 2).map(fullName);
-      out.push({ kind: 'para', text: `EXECUTED by ${p.businessName.toLocaleUpperCase('en-AU')} in accordance with section 127 of the Corporations Act 2001 (Cth): ____________ Director ____________ Director/Secretary Name of director: ${directors[0]} Name of director/secretary: ${directors[1]}` });
-    } else out.push({ kind: 'para', text: `SIGNED, SEALED AND DELIVERED by ${fullName(p).toLocaleUpperCase('en-AU')}${role ? ` as ${role}` : ''} in the presence of: ____________ Witness Name of witness: ${witness()}` });
-  };
-  const signed = new Set<Party>();
-  for (const [p, role] of truthParties) {
-    if (signed.has(p) || role === 'BENEFICIARY') continue;
-    signed.add(p);
-    const word = role === 'SETTLOR' ? 'Settlor' : role === 'TRUSTEE' ? 'Trustee' : role === 'APPOINTOR' ? (cast.successors.includes(p) ? '' : layout.appointorWord) : layout.guardianWord;
-    sign(p, w.chance(0.7) ? word : '');
-  }
-  return out;
-}
-

@@ -5,12 +5,12 @@
 // deed pipeline's tests use it for real PDFs: born-digital, with a text layer on every page, some with a
 // Tax File Number printed in them.
 //
-// What is in it. `deedCorpus()` answers 36 cases, the same on every machine (each is drawn from a fixed
-// seed; nothing reads the clock or Math.random):
-//   - discretionary (13), unit (5), hybrid (4), fixed (2), bare (3, one that never names its trust: the
+// What is in it. `deedCorpus()` answers 38 cases, the same on every machine (each is drawn from a fixed
+// seed; nothing reads the clock or Math.random; `deedCorpus({ seed })` draws 38 others of the same kinds):
+//   - discretionary (14), unit (6), hybrid (4), fixed (2), bare (3, one that never names its trust: the
 //     truth's trust is null), self managed super funds (4), deeds of variation (5: change of appointor,
 //     change of trustee, an added guardian and successor appointors, an SMSF's change of trustee);
-//   - three long deeds of 100+ pages (boilerplate clauses), the rest 5 to 25 pages;
+//   - three long deeds of 100 to 135 pages (boilerplate clauses), the rest 1 to 9 pages;
 //   - the schedule first, last, or absent (names in the parties clause and the definitions); schedule
 //     tables with item numbers, two-column tables, `Label: value` lines and stacked labels; headed
 //     `SCHEDULE`, `SCHEDULE 1`, `Particulars`, `DEED DETAILS` …;
@@ -20,7 +20,9 @@
 //   - role words Appointor / Appointer / Principal / Nominator, Guardian / Protector, Trustee / Original
 //     Trustee / Initial Trustee, Primary / Specified beneficiaries, General / Secondary / Eligible /
 //     Default classes; successor appointors in the schedule or in a clause (`If … dies …, X shall become
-//     the Appointor`); several appointors; corporate and individual trustees; unitholders; SMSF members;
+//     the Appointor`); several appointors; `being initially …`; `The first Guardian is …`; `Name: …
+//     Address: …` blocks; corporate and individual trustees; unitholders; SMSF members; a company that is
+//     `… as trustee for the X Superannuation Fund` (a beneficiary, not a trustee of this trust);
 //   - ACNs spelled `ACN 123 456 789`, `A.C.N. 123456789`, `(ACN …)`, `Australian Company Number …`,
 //     `A.C.N. 123.456.789`, one with a wrong check digit (the truth's acn is null); company ABNs;
 //   - names with accents (José, Zoë, Łukasz, Nguyễn), hyphens (Anne-Marie, Smith-Jones) and particles
@@ -36,12 +38,14 @@
 // variation's truth is the trust as the variation leaves it: the retiring appointor or trustee is not a
 // party, the established date is the original deed's, the vesting date null.
 //
-// TFNs. Four cases print a TFN (`DeedCase.tfn`, valid check digit; one has 8 digits). `renderDeed(c,
-// { tfn })` prints any TFN you give where the deed has a place for one (every case has one), and
-// `makeTfn(seed, 8 | 9)` makes valid ones. A TFN is never part of the truth.
+// TFNs. Four cases print a TFN (`DeedCase.tfn`, valid check digit; one has 8 digits), in a schedule row or a
+// clause, spaced, plain or dashed. `renderDeed(c, { tfn })` prints any TFN you give where the deed has a
+// place for one (every case has one), and `makeTfn(seed, 8 | 9)` makes valid ones (`isValidTfn` checks).
+// A TFN is never part of the truth. Beware: a 9-digit ACN passes the TFN check about one time in eleven.
 //
-// Speed: composing is instant; rendering all 36 takes a few seconds (`renderDeed`, pdfkit). Scanned
-// deeds are not generated here: render, then rasterise, when the OCR pipeline needs them.
+// Speed: composing is instant; rendering all 38 takes about 5 s on 2 cores (`renderDeed`, pdfkit), and
+// reading their text layers with pdfjs about as long. Scanned deeds are not generated here: render, then
+// rasterise, when the OCR pipeline needs them.
 import { composeDeed, type ComposeSpec } from './compose.ts';
 import { makeTfn } from './identifiers.ts';
 import type { DeedCase } from './types.ts';

@@ -118,7 +118,8 @@ export function composeVariation(spec: VariationSpec): DeedCase {
   ];
   const roles = { trustee: 'Trustee', appointor: AW, guardian: null, beneficiary: kind === 'SMSF' ? 'Member' : 'Beneficiary', kind, trusteeAct: state.act } as const;
   for (const text of boilerplateClause(w, roles, String(operative.length + 2), w.between(1, 3))) blocks.push({ kind: 'para', text });
-  if (spec.tfn) blocks.push({ kind: 'tfn', text: 'The tax file number of the Trust ({TFN}) is unchanged by this Deed.', style: w.pick(['spaced', 'plain', 'dashed'] as const) });
+  // A place for a TFN, printed only when one is given.
+  blocks.push({ kind: 'tfn', text: 'The tax file number of the Trust ({TFN}) is unchanged by this Deed.', style: (spec.tfn ? w : r.fork('tfn')).pick(['spaced', 'plain', 'dashed'] as const) });
   blocks.push({ kind: 'heading', text: 'GOVERNING LAW' }, { kind: 'para', text: governingLawSentence(w, state, 'Deed') });
   blocks.push({ kind: 'heading', text: 'EXECUTED as a deed' });
   const signedBy = new Set<Party>();
