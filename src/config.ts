@@ -60,7 +60,7 @@ const settings = {
   DEED_LLM_URL: { schema: Type.String({ pattern: '^https?://' }), default: undefined, doc: 'the OpenAI-compatible API base (…/v1), with DEED_EXTRACTOR=llm' },
   DEED_LLM_MODEL: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'the model name, with DEED_EXTRACTOR=llm' },
   DEED_LLM_API_KEY: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'its bearer key, if it needs one' },
-  DEED_DEADLINE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 3600 }), default: 900, doc: 'how long reading a deed (text layer, OCR, TFN scan) may take before the analysis fails TIMED_OUT; 150 scanned pages take about 5 minutes on 2 cores (bench/README.md)' },
+  DEED_DEADLINE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 3600 }), default: 900, doc: 'how long reading a deed (text layer, OCR, TFN scan) may take before the analysis fails TIMED_OUT; 150 scanned pages took 333 s on 2 quiet cores and 750 s on busy ones (bench/README.md)' },
   DEED_OCR_CONCURRENCY: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: 0, doc: 'pages of one deed read by OCR at once; 0 means one per core' },
   LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },

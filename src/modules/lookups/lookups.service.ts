@@ -225,9 +225,14 @@ export function createLookupService(deps: {
         registry: row.registry && { retrievedAt: row.registry_retrieved_at!, abr: row.registry.abr, asic: row.registry.asic },
         structure: row.ownership,
         structureAsOf: row.structure_as_of,
-        /** Each party's name as the register gave it, by idv entity id: what a verified name is compared with. */
-        registerNames: new Map((await repo.listIdvEntities(deps.db, row.id)).map((e) => [e.id, { givenNames: e.given_names, familyName: e.family_name }])),
       };
+    },
+
+    /** Each party's name as the register gave it, by idv entity id: what a verified name is compared with. */
+    async registerNamesOf(tenant: Tenant, id: string): Promise<Map<string, { givenNames: string; familyName: string }>> {
+      const row = await repo.findLookup(deps.db, tenant, id);
+      if (!row) return new Map();
+      return new Map((await repo.listIdvEntities(deps.db, row.id)).map((e) => [e.id, { givenNames: e.given_names, familyName: e.family_name }]));
     },
   };
 }

@@ -41,7 +41,7 @@ export function createReportService(deps: {
   db: Database;
   clock: Clock;
   identity: IdentityProvider;
-  lookups: Pick<LookupService, 'reportFactsOf'>;
+  lookups: Pick<LookupService, 'reportFactsOf' | 'registerNamesOf'>;
   partners: Pick<PartnerService, 'getOwn'>;
   evidence: Pick<EvidenceService, 'audit' | 'individualOf'>;
   signer: UrlSigner;
@@ -138,6 +138,7 @@ export function createReportService(deps: {
   async function lookupPart(tenant: Tenant, lookupId: string | null): Promise<Pick<EntityReportModel, 'registry' | 'ownership'> & { registerNames: RegisterNames }> {
     const facts = lookupId ? await deps.lookups.reportFactsOf(tenant, lookupId) : undefined;
     if (!facts) return { registry: null, ownership: null, registerNames: new Map() };
+    const registerNames = await deps.lookups.registerNamesOf(tenant, lookupId!);
     const structure = facts.structure;
     const nameOf = new Map(structure?.nodes.map((n) => [n.id, n.name]));
     const ownership: ReportOwnership | null = structure && {
@@ -151,7 +152,7 @@ export function createReportService(deps: {
       blockedNodes: structure.blockedNodes,
       unlinkedOwners: structure.unlinkedOwners,
     };
-    return { registry: facts.registry, ownership, registerNames: facts.registerNames };
+    return { registry: facts.registry, ownership, registerNames };
   }
 
   /** Renders with `work`, and writes the rendering (or the provider's outage that stopped it) to the audit trail. */
@@ -210,7 +211,7 @@ export function createReportService(deps: {
         const model: IndividualReportModel = {
           header: await header(tenant, 'Individual verification report', request.id),
           request: { verificationRequestId: request.id, mode: request.mode, entityName: request.entity_name, lookupRequestId: request.lookup_id },
-          individual: individualPart(individual, identity, decision, (await lookupPart(tenant, request.lookup_id)).registerNames),
+          individual: individualPart(individual, identity, decision, request.lookup_id ? await deps.lookups.registerNamesOf(tenant, request.lookup_id) : new Map()),
           identity: identityPart(identity),
           identityNote: identity.kind === 'none' ? identity.note : null,
           checks: individual.check_results,
