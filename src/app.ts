@@ -20,6 +20,7 @@ import { registerEvidenceRoutes } from './modules/verifications/evidence.routes.
 import { registerEvidenceReadRoutes } from './modules/verifications/evidence-reads.routes.ts';
 import { registerReportFileRoutes } from './modules/verifications/reports/report-files.routes.ts';
 import { registerDeedRoutes } from './modules/deeds/deeds.routes.ts';
+import { registerMonitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { isLocalStorage } from './providers/storage/index.ts';
 import { registerStorageRoutes } from './providers/storage/storage.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       registerVerificationRoutes(api, { verifications: services.verifications, charges: services.charges, idempotency: services.idempotency });
       registerEvidenceRoutes(api, { evidence: services.evidence, reports: services.reports });
       registerDeedRoutes(api, { deeds: services.deeds });
+      registerMonitoringRoutes(api, { subscriptions: services.monitoringSubscriptions, alerts: services.monitoringAlerts });
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },

@@ -25,7 +25,7 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createOutbox, type Outbox } from './platform/outbox.ts';
 import { createSealer, deriveKey } from './platform/crypto.ts';
-import { tenantOf } from './platform/tenancy.ts';
+import { tenantOf, type Tenant } from './platform/tenancy.ts';
 import { createDeliverer } from './modules/webhooks/delivery.ts';
 import { createDestinationService, type DestinationService } from './modules/webhooks/destinations.service.ts';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
@@ -70,6 +70,11 @@ import { createExtractor } from './providers/extractor/index.ts';
 import { createStorage } from './providers/storage/index.ts';
 import type { DocumentStorage } from './providers/storage/storage.ts';
 import { createRuntimeSettings, type RuntimeSettings } from './modules/settings/runtime-settings.ts';
+import { createMonitoringModule } from './modules/monitoring/monitoring.module.ts';
+import { rescreenJob, rescreenJobKey, screenContactJob } from './modules/monitoring/monitoring.jobs.ts';
+import type { SubscriptionService } from './modules/monitoring/subscriptions.service.ts';
+import type { AlertService } from './modules/monitoring/alerts.service.ts';
+import type { RescreenService } from './modules/monitoring/rescreen.service.ts';
 import { createUrlSigner } from './platform/signed-urls.ts';
 
 export interface Services {
@@ -119,6 +124,10 @@ export interface Services {
   /** Deed analyses as partners drive them, and the analysis job with its sweep. */
   deeds: DeedService;
   deedProcessing: DeedProcessingService;
+  /** Contacts watched for new sanctions and PEP matches: subscriptions, alerts and the re-screen jobs. */
+  monitoringSubscriptions: SubscriptionService;
+  monitoringAlerts: AlertService;
+  monitoringRescreens: RescreenService;
   /** Settings operators change while PVS runs (the evidence kill switch). */
   settings: RuntimeSettings;
   idempotency: Idempotency;
@@ -183,7 +192,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webhookJobs({ db, clock })];
     // The queue knows every kind up front; handlers that call services are bound once those exist.
-    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs, verificationCheckJob, analyseDeedJob, sweepDeedsJob] });
+    const queue = createJobQueue({ clock, definitions: [...platformJobs, ...billingJobSpecs, processLookupJob, ...paymentJobSpecs, verificationCheckJob, analyseDeedJob, sweepDeedsJob, screenContactJob, rescreenJob] });
 
     // Each kind of sealed value has its own key, derived from SECRET_KEY.
     const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
@@ -221,7 +230,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       logger: logger.child({ module: 'screening' }),
       threshold: config.SCREENING_MATCH_THRESHOLD,
       refreshSeconds: config.SCREENING_REFRESH_SECONDS,
+      // Every new version re-screens the monitored contacts, by a job that exists exactly when the version does.
+      onVersionCreated: async (tx, version) => {
+        await queue.enqueue(tx, rescreenJob, { version }, { key: rescreenJobKey(version) });
+      },
     });
+    const isMonitoringEligible = async (tenant: Tenant) => (await partnersRepo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false;
+    const monitoring = createMonitoringModule({ db, clock, outbox, queue, logger, screening, secretKey: config.SECRET_KEY, isEligible: isMonitoringEligible });
     const configuredRegisters = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
     const registers = overrides.wrapRegisters ? overrides.wrapRegisters(configuredRegisters) : configuredRegisters;
     const identity = createIdentityProvider(config, { db, clock });
@@ -318,6 +333,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const jobDefinitions: JobDefinition[] = [
       ...platformJobs,
       ...deedModule.jobs,
+      ...monitoring.jobs,
       ...billingJobs({ runs: billingRuns }),
       ...lookupJobs({ lookups }),
       ...paymentJobs({ links: paymentLinks }),
@@ -372,11 +388,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         db,
         clock,
         outbox,
-        isMonitoringEligible: async (tenant) => (await partnersRepo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false,
+        isMonitoringEligible,
         onCreated: wakeDispatchers,
       }),
       gateway,
-      contacts: createContactService({ db, clock, outbox, queue }),
+      contacts: createContactService({ db, clock, outbox, queue, watchers: monitoring.subscriptions }),
       cardLinks: createCardLinkService({
         db,
         clock,
@@ -406,6 +422,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       storage,
       deeds: deedModule.deeds,
       deedProcessing: deedModule.processing,
+      monitoringSubscriptions: monitoring.subscriptions,
+      monitoringAlerts: monitoring.alerts,
+      monitoringRescreens: monitoring.rescreens,
       settings,
       idempotency: createIdempotency({ db, clock }),
       apiLimiter,

@@ -37,7 +37,13 @@ export function toContact(row: repo.ContactRow): Contact {
   };
 }
 
-export function createContactService(deps: { db: Database; clock: Clock; outbox: Outbox; queue: JobQueue }) {
+/** Other capabilities that follow a contact's changes, inside the transaction that makes them (monitoring). */
+export interface ContactWatchers {
+  contactRenamed(tx: Tx, tenant: Tenant, contactId: string): Promise<void>;
+  contactArchived(tx: Tx, tenant: Tenant, contactId: string): Promise<void>;
+}
+
+export function createContactService(deps: { db: Database; clock: Clock; outbox: Outbox; queue: JobQueue; watchers?: ContactWatchers }) {
   const { db, clock } = deps;
 
   return {
@@ -65,18 +71,27 @@ export function createContactService(deps: { db: Database; clock: Clock; outbox:
     },
 
     async update(tenant: Tenant, id: string, changes: UpdateContactBody): Promise<Contact> {
-      const row = await repo.updateContact(db, tenant, id, { ...changes, name: changes.name?.trim() }, clock.now());
-      if (row) return toContact(row);
-      const existing = await repo.findContact(db, tenant, id);
-      if (existing?.archived_at) throw new AppError('INVALID_STATE', `Contact ${id} is ARCHIVED and cannot be changed`);
-      throw notFound(`Contact ${id}`);
+      return db.transaction(async (tx) => {
+        const before = await repo.findContact(tx, tenant, id, { lock: true });
+        const name = changes.name?.trim();
+        const row = await repo.updateContact(tx, tenant, id, { ...changes, name }, clock.now());
+        if (row) {
+          if (name !== undefined && name !== before?.name) await deps.watchers?.contactRenamed(tx, tenant, id);
+          return toContact(row);
+        }
+        if (before?.archived_at) throw new AppError('INVALID_STATE', `Contact ${id} is ARCHIVED and cannot be changed`);
+        throw notFound(`Contact ${id}`);
+      });
     },
 
-    /** No new charges may name it; runs already open are still captured. */
+    /** No new charges may name it, and it is no longer monitored; runs already open are still captured. */
     async archive(tenant: Tenant, id: string): Promise<Contact> {
-      const row = await repo.archiveContact(db, tenant, id, clock.now());
-      if (!row) throw notFound(`Contact ${id}`);
-      return toContact(row);
+      return db.transaction(async (tx) => {
+        const row = await repo.archiveContact(tx, tenant, id, clock.now());
+        if (!row) throw notFound(`Contact ${id}`);
+        await deps.watchers?.contactArchived(tx, tenant, id);
+        return toContact(row);
+      });
     },
 
     /** Forgets the saved card (and tells the gateway to, by a job). Removing no card changes nothing. */

@@ -5,7 +5,7 @@ import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/database.ts';
+import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { listReaders } from './formats/index.ts';
@@ -33,7 +33,7 @@ export interface ImportResult {
 
 const batchSize = 500;
 
-export function createListImporter(deps: { db: Database; clock: Clock; onImported: () => void }) {
+export function createListImporter(deps: { db: Database; clock: Clock; onImported: () => void; onVersionCreated?: (tx: Tx, version: number) => Promise<void> }) {
   return async function importList(request: ImportRequest): Promise<ImportResult> {
     const list = request.list ?? request.format;
     const file = path.resolve(request.filePath);
@@ -70,6 +70,7 @@ export function createListImporter(deps: { db: Database; clock: Clock; onImporte
         await repo.setEntryCount(tx, importId, count);
         const version = (previous ?? 0) + 1;
         await repo.insertVersion(tx, version, importId, list, previous, at);
+        await deps.onVersionCreated?.(tx, version);
         tx.afterCommit(deps.onImported);
         return { list, version, previousVersion: previous, entries: count, unchanged: false };
       });

@@ -1,12 +1,12 @@
 // The screening engine every capability calls: lookups screen owners, verifications screen individuals,
 // monitoring re-screens contacts when a new list version arrives.
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/database.ts';
+import type { Database, Tx } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { createCurrentIndex } from './current-index.ts';
+import { createCurrentIndex, type LoadedIndex } from './current-index.ts';
 import { createListImporter, type ImportRequest, type ImportResult } from './list-import.ts';
 import type { EntryKind, ScreeningCategory } from './list-entry.ts';
-import type { Match, ScreeningQuery } from './matching/screening-index.ts';
+import { buildIndex, type Match, type ScreeningIndex, type ScreeningQuery } from './matching/screening-index.ts';
 import * as repo from './screening.repository.ts';
 
 export type ScreeningOutcome = 'CLEAR' | 'POSSIBLE_MATCH' | 'UNAVAILABLE';
@@ -62,9 +62,17 @@ export interface ListStatus {
 
 export type ScreeningService = ReturnType<typeof createScreeningService>;
 
-export function createScreeningService(deps: { db: Database; clock: Clock; logger: Logger; threshold: number; refreshSeconds: number }) {
+export function createScreeningService(deps: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  threshold: number;
+  refreshSeconds: number;
+  /** Runs inside the transaction that makes a new version (monitoring enqueues its re-screen there). */
+  onVersionCreated?: (tx: Tx, version: number) => Promise<void>;
+}) {
   const current = createCurrentIndex(deps);
-  const importList = createListImporter({ db: deps.db, clock: deps.clock, onImported: () => current.invalidate() });
+  const importList = createListImporter({ db: deps.db, clock: deps.clock, onImported: () => current.invalidate(), onVersionCreated: deps.onVersionCreated });
 
   async function screen(query: ScreeningQuery): Promise<ScreeningResult> {
     let loaded;
@@ -105,6 +113,23 @@ export function createScreeningService(deps: { db: Database; clock: Clock; logge
         const matches = loaded.index.search(query, deps.threshold).filter((m) => earlier.get(`${m.entry.list}|${m.entry.entryId}`) !== m.entry.contentHash);
         if (matches.length > 0) yield { subjectId: subject.subjectId, listVersion: loaded.version, matches };
       }
+    },
+
+    /** The current version's index, checked against the database now: a job must not screen an older one. */
+    async freshIndex(): Promise<LoadedIndex | null> {
+      current.invalidate();
+      return current.get();
+    },
+
+    /** An index of the entries of `loaded` that version `since` did not hold in this form (new or changed). */
+    async changesSince(loaded: LoadedIndex, since: number): Promise<ScreeningIndex> {
+      const earlier = await repo.entryHashesOfVersion(deps.db, since);
+      return buildIndex(loaded.index.entries.filter((e) => earlier.get(`${e.list}|${e.entryId}`) !== e.contentHash));
+    },
+
+    /** One subject against a given index, at the configured threshold. */
+    searchIn(index: ScreeningIndex, subject: RescreenSubject): Match[] {
+      return index.search(subject.kind === 'person' ? personQuery(subject.person) : businessQuery(subject.business), deps.threshold);
     },
 
     async search(input: SearchInput): Promise<SearchOutput> {
