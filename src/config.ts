@@ -50,6 +50,11 @@ const settings = {
   VERIFICATION_LINK_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 30 }), default: 7, doc: 'how long a verification link stays usable before it is opened' },
   PAYMENT_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2_160 }), default: 336, doc: 'how long a hosted payment link stays usable (default 14 days; regenerating gives a new one)' },
   SCREENING_MATCH_THRESHOLD: { schema: Type.Number({ minimum: 0.5, maximum: 1 }), default: 0.8, doc: 'screening score (0.5 to 1) at or above which a name is a possible match' },
+  MONITORING_BATCH_SIZE: {
+    schema: Type.Integer({ minimum: 1, maximum: 10000 }),
+    default: 500,
+    doc: 'monitored contacts re-screened per transaction when a list version arrives; a crash resumes after the last batch committed',
+  },
   SCREENING_REFRESH_SECONDS: { schema: Type.Integer({ minimum: 0, maximum: 3600 }), default: 10, doc: 'how often each node checks for a newer screening list version' },
   REGISTERS: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]), default: 'sandbox', doc: 'business registers a lookup reads: `sandbox` (CONTRACT §13 test values and synthetic companies) or `live` (ABR ABN Lookup, the imported ASIC company dataset)' },
   ABR_GUID: { schema: Type.String({ pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' }), default: undefined, doc: 'the authentication GUID ABR issued for ABN Lookup web services, with REGISTERS=live' },

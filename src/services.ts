@@ -236,7 +236,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       },
     });
     const isMonitoringEligible = async (tenant: Tenant) => (await partnersRepo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false;
-    const monitoring = createMonitoringModule({ db, clock, outbox, queue, logger, screening, secretKey: config.SECRET_KEY, isEligible: isMonitoringEligible });
+    const monitoring = createMonitoringModule({
+      db,
+      clock,
+      outbox,
+      queue,
+      logger,
+      screening,
+      secretKey: config.SECRET_KEY,
+      isEligible: isMonitoringEligible,
+      batchSize: config.MONITORING_BATCH_SIZE,
+    });
     const configuredRegisters = createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) });
     const registers = overrides.wrapRegisters ? overrides.wrapRegisters(configuredRegisters) : configuredRegisters;
     const identity = createIdentityProvider(config, { db, clock });
