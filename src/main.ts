@@ -106,7 +106,7 @@ screening
     print(result, Boolean(options.json), (r: { list: string; version: number; previousVersion: number | null; entries: number; unchanged: boolean }) =>
       r.unchanged
         ? `${file} is already in force as list "${r.list}" (${r.entries} entries); list version ${r.version} is unchanged`
-        : `Imported ${r.entries} entries into list "${r.list}": list version ${r.version} is now in force (was ${r.previousVersion ?? 'none'})`,
+        : `Imported ${r.entries} entries into list "${r.list}": list version ${r.version} is now in force (was ${r.previousVersion ?? 'none'}); monitored contacts are being re-screened in the background`,
     );
   });
 screening

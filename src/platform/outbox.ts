@@ -94,7 +94,9 @@ export function createOutbox(deps: {
         test: event.test ?? false,
       };
       const json = JSON.stringify(payload);
-      await tx.query(
+      // A held write: a transaction that emits many events (a monitoring re-screen's batch) sends them
+      // with its other held writes in one statement instead of one round trip each.
+      await tx.write(
         `INSERT INTO events (id, partner_id, type, category, subject_id, payload, payload_sealed, test, occurred_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [

@@ -77,25 +77,35 @@ export function createRescreenService(deps: RescreenDeps) {
         const run = screener.startRun(loaded);
         let screened = progress.screened;
         let alerts = progress.alerts;
+        // Where the time goes, for the log: reading batches, matching, writing what was found.
+        const ms = { read: 0, match: 0, write: 0 };
+        const lap = (key: keyof typeof ms, since: number) => (ms[key] += performance.now() - since);
         logger.info({ version, screenedAgainst: loaded.version, resumingAfter: cursor, screened }, 'monitoring re-screen started');
         for (let batch = 1; ; batch++) {
           if (ctx.signal.aborted) throw new Error('monitoring re-screen stopped: the worker is shutting down or lost its lease');
+          let t = performance.now();
           const rows = await repo.monitoredBatch(db, cursor, deps.batchSize);
+          lap('read', t);
           if (rows.length === 0) break;
+          t = performance.now();
           const found = await screener.screen(run, rows);
+          lap('match', t);
+          t = performance.now();
           const last = rows.at(-1)!.contact_id;
           const outcome = await db.transaction(async (tx) => {
             const recorded = await screener.record(tx, run, found);
             await repo.advanceRescreen(tx, version, last, rows.length, recorded.alerts);
             return recorded;
           });
+          lap('write', t);
           cursor = last;
           screened += rows.length;
           alerts += outcome.alerts;
           if (batch % progressEveryBatches === 0) logger.info({ version, screened, alerts, seconds: Math.round((performance.now() - started) / 1000) }, 'monitoring re-screen progress');
         }
         await ctx.complete((tx) => repo.finishRescreen(tx, version, clock.now()));
-        logger.info({ version, screened, alerts, ms: Math.round(performance.now() - started) }, 'monitoring re-screen finished');
+        const spent = Object.fromEntries(Object.entries(ms).map(([k, v]) => [`${k}Ms`, Math.round(v)]));
+        logger.info({ version, screened, alerts, ms: Math.round(performance.now() - started), ...spent }, 'monitoring re-screen finished');
       } catch (error) {
         if (!ctx.signal.aborted) await reportFailure(version, cursor, null, error);
         throw error;

@@ -32,8 +32,16 @@ export async function createNotifications(
 }
 
 export function webhookFanOut(deps: { clock: Clock; onCreated: () => void }): EventListener {
+  // Destinations read once per transaction, partner and category: a transaction emitting many events
+  // (a monitoring re-screen's batch) then holds all its writes instead of querying before each.
+  const destinationsOf = new WeakMap<Tx, Map<string, Promise<string[]>>>();
   return async (tx, event) => {
-    const destinations = await subscribedDestinationIds(tx, event.partnerId, event.category);
+    let known = destinationsOf.get(tx);
+    if (!known) destinationsOf.set(tx, (known = new Map()));
+    const key = `${event.partnerId}|${event.category}`;
+    let found = known.get(key);
+    if (!found) known.set(key, (found = subscribedDestinationIds(tx, event.partnerId, event.category)));
+    const destinations = await found;
     if (destinations.length === 0) return;
     await createNotifications(tx, event, destinations, deps.clock.now());
     tx.afterCommit(deps.onCreated);

@@ -44,7 +44,8 @@ export async function insertNotifications(
   rows: Array<{ id: string; partnerId: string; eventId: string; destinationId: string; type: string; category: string; maxAttempts: number; retryOf?: string | null; at: Date }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
+  // Held inside a transaction (see Queryable.write): it may refer to an event held in the same one.
+  await db.write(
     `INSERT INTO webhook_notifications (id, partner_id, event_id, destination_id, type, category, status, max_attempts, next_attempt_at, retry_of, created_at)
      SELECT id, partner_id, event_id, destination_id, type, category, 'PENDING', max_attempts, at, retry_of, at
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[])
