@@ -96,7 +96,8 @@ describe('subscriptions', () => {
       { type: 'monitoring.subscription.error', payload: { contactId: contact.id, product: 'SCREENING', errorCode: 'NO_LIST_LOADED' } },
     ]);
 
-    const version = await importList(t, [listRows.karlov, listRows.elSayed, listRows.northwind]);
+    // An entry tagged ADVERSE_MEDIA (as some OpenSanctions entries are) is not an adverse-media source.
+    const version = await importList(t, [listRows.karlov, listRows.elSayed, listRows.northwind, 'fx-media,person,Quentin ADVERSARIO,,,IT,ADVERSE_MEDIA,Test media list']);
     await runDueJobs(t);
     const active = await subscriptionOf(t, partner, contact.id);
     assert.deepEqual(

@@ -22,6 +22,9 @@ import { observedCoverage, sameCoverage, subjectHash, subjectOf } from './subjec
 
 export const product = 'SCREENING';
 
+/** What the in-house engine's lists can cover; ADVERSE_MEDIA needs a source PVS does not have. */
+const listCoverages = new Set<string>(['SANCTIONS', 'PEP']);
+
 /** One list version as a run screens against it: the whole index, and indexes of what changed since earlier versions. */
 export interface ScreeningRun {
   loaded: LoadedIndex;
@@ -54,7 +57,9 @@ export function createScreener(deps: ScreenerDeps) {
   const dateOfBirthOf = (row: repo.MonitoredRow) => (row.date_of_birth_sealed ? deps.openDateOfBirth(row.date_of_birth_sealed) : null);
 
   function startRun(loaded: LoadedIndex): ScreeningRun {
-    const categories = new Set(loaded.index.entries.flatMap((e) => e.categories));
+    // Entries tagged ADVERSE_MEDIA in a sanctions list are not an adverse-media source (news monitoring),
+    // which PVS does not have: only list categories count as covered.
+    const categories = new Set(loaded.index.entries.flatMap((e) => e.categories).filter((c) => listCoverages.has(c)));
     const deltas = new Map<number, Promise<ScreeningIndex>>();
     return {
       loaded,
