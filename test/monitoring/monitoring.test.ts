@@ -386,4 +386,19 @@ describe('alerts on list changes', () => {
       for (const forbidden of ['dunmore', 'karlov', 'karlof', 'el-sayed', 'fx-', 'northwind', 'http', 'wombat']) assert.ok(!text.includes(forbidden), `${event.type} carries "${forbidden}"`);
     }
   });
+
+  it('raises an alert for a person monitored under another transliteration of a newly listed name', async () => {
+    const contact = (await createContact(t, partner, { name: 'Elena Mordvintseva' })).id;
+    await enable(t, partner, contact, { screenAs: 'PERSON', countries: ['RU'] });
+    await runDueJobs(t);
+    assert.deepEqual(await alertsOf(t, partner, `?contactId=${contact}`), []);
+    // Listed in Cyrillic only: the contact's Latin name is a transliteration of it.
+    await importList(t, [listRows.karlov, listRows.elSayed, listRows.unrelated, listRows.dunmore, 'fx-mordvintseva,person,Елена Викторовна Мордвинцева,,1972-11-05,RU,SANCTIONS,Test sanctions']);
+    await runDueJobs(t);
+    const alerts = await alertsOf(t, partner, `?contactId=${contact}`);
+    assert.deepEqual(
+      alerts.map((a) => a.entry.entryId),
+      ['fx-mordvintseva'],
+    );
+  });
 });

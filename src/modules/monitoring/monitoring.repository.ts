@@ -90,11 +90,6 @@ export async function lockMonitored(db: Executor, contactIds: readonly string[])
   );
 }
 
-/** One contact's enabled subscription, locked, without a tenant: for jobs. */
-export async function lockMonitoredContact(db: Executor, contactId: string): Promise<MonitoredRow | undefined> {
-  return (await lockMonitored(db, [contactId]))[0];
-}
-
 export interface ScreenedUpdate {
   contactId: string;
   status: SubscriptionStatus;

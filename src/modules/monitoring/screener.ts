@@ -17,7 +17,7 @@ import type { LoadedIndex } from '../screening/current-index.ts';
 import type { ScreeningIndex, Match } from '../screening/matching/screening-index.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import * as repo from './monitoring.repository.ts';
-import type { Coverage, SubscriptionErrorCode } from './monitoring.schemas.ts';
+import type { SubscriptionErrorCode } from './monitoring.schemas.ts';
 import { observedCoverage, sameCoverage, subjectHash, subjectOf } from './subjects.ts';
 
 export const product = 'SCREENING';
@@ -128,10 +128,10 @@ export function createScreener(deps: ScreenerDeps) {
 
     const updates: repo.ScreenedUpdate[] = [];
     for (const s of current) {
+      if (s.matches === null) continue;
       const { row } = s;
       const event = { partnerId: row.partner_id, occurredAt: now };
       const ids = { contactId: row.contact_id, product };
-      if (s.matches === null) continue;
       const observed = observedCoverage(row.coverage, run.categories);
       const confirming = row.status !== 'ACTIVE';
       const coverageChanged = !sameCoverage(row.observed_coverage, observed);
@@ -167,12 +167,7 @@ export function createScreener(deps: ScreenerDeps) {
   /** Puts subscriptions in ERROR (those not already there) and says so, once each. */
   async function markError(tx: Tx, rows: ReadonlyArray<Pick<repo.SubscriptionRow, 'contact_id' | 'partner_id'>>, code: SubscriptionErrorCode): Promise<void> {
     const now = deps.clock.now();
-    await repo.markErrored(
-      tx,
-      rows.map((r) => r.contact_id),
-      code,
-      now,
-    );
+    await repo.markErrored(tx, rows.map((r) => r.contact_id), code, now);
     for (const row of rows) {
       await deps.outbox.emit(tx, monitoringSubscriptionError, { partnerId: row.partner_id, occurredAt: now, payload: { contactId: row.contact_id, product, errorCode: code } });
     }
@@ -182,4 +177,3 @@ export function createScreener(deps: ScreenerDeps) {
 }
 
 export type Screener = ReturnType<typeof createScreener>;
-export type { Coverage };
