@@ -21,8 +21,8 @@ export const decisions = ['TRUE_MATCH', 'FALSE_POSITIVE'] as const;
 export type Decision = (typeof decisions)[number];
 
 const CoverageList = (description: string) => Type.Array(literals(coverages, 'A kind of list.'), { uniqueItems: true, description });
-const Country = Type.String({ pattern: '^[A-Z]{2}$', 'x-message': 'must be an ISO 3166-1 alpha-2 code in capitals, such as AU', description: 'ISO 3166-1 alpha-2.' });
-const DateOfBirth = Type.String({ format: 'date', description: 'YYYY-MM-DD; only with screenAs PERSON.' });
+const Country = Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', 'x-message': 'must be an ISO 3166-1 alpha-2 code in capitals, such as AU', description: 'ISO 3166-1 alpha-2.' });
+const DateOfBirth = Type.String({ format: 'date', maxLength: 10, description: 'YYYY-MM-DD; only with screenAs PERSON.' });
 
 export const PutSubscriptionBody = Type.Object(
   {
@@ -30,6 +30,7 @@ export const PutSubscriptionBody = Type.Object(
     coverage: Type.Optional(
       Type.Array(literals(coverages, 'A kind of list.'), {
         minItems: 1,
+        maxItems: coverages.length,
         uniqueItems: true,
         description: 'What to screen against; required when enabling. ADVERSE_MEDIA has no source in PVS: asking for it is answered with monitoring.subscription.coverage_mismatch.',
       }),
