@@ -72,7 +72,12 @@ export const monitoringSubscriptionError = defineEvent({
   category: 'MONITORING',
   description: 'The subscription is in error; the contact is not reliably monitored until an enabled event follows.',
   subject: 'contactId',
-  payload: fields({ ...subject, errorCode: Type.String({ description: 'Why, such as `NO_LIST_LOADED`.' }) }),
+  payload: fields({
+    ...subject,
+    errorCode: oneOf(['NO_LIST_LOADED', 'SCREENING_FAILED'], {
+      description: 'NO_LIST_LOADED: no sanctions or PEP list is loaded; SCREENING_FAILED: a re-screen failed and is being retried.',
+    }),
+  }),
   example: { ...ids, errorCode: 'NO_LIST_LOADED' },
 });
 
