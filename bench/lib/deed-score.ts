@@ -1,13 +1,14 @@
 // Scores a deed extraction against a generated deed's truth (test/helpers/deed-corpus/).
 //
-// Parties: a party matches a true one when role, kind and normalised name agree (case, accents,
-// punctuation and the spelling of `Pty Ltd` aside), and, when the truth has an ACN or ABN, that the
+// Parties: a party matches a true one when role, kind and normalised name agree (case, accents and
+// letters with a stroke such as `ł` and `ø`, punctuation and the spelling of `Pty Ltd` aside), and, when the truth has an ACN or ABN, that the
 // extraction has the same digits. Each true party matches at most one extracted party. Precision, recall
 // and F1 are counted over all parties of all deeds (micro-averaged). Whether a matched person's name was
 // split right (given names / family name) is counted beside, not in F1.
 //
 // Trust fields (name, abn, trustType, jurisdiction, establishedDate, vestingDate): right when equal after
-// collapsing whitespace, ignoring case, trailing punctuation and a leading `the` (a deed prints
+// collapsing whitespace, ignoring case, accents (as for names: OCR reads `García` as `Garcia`), trailing
+// punctuation and a leading `the` (a deed prints
 // `The Smith Family Trust` in one place and `the Smith Family Trust` in another: both are as printed).
 // A deed whose truth has no trust expects all six null.
 //
@@ -52,10 +53,12 @@ export interface CorpusScore {
   problems: number;
 }
 
+/** Letters with a stroke or a ligature that NFKD does not take apart: as unaccented letters. */
+const foldLetters = (s: string) => s.replace(/[łŁøØđĐħĦ]/gu, (c) => ({ ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ħ: 'h', Ħ: 'H' })[c]!).replace(/æ/gu, 'ae').replace(/Æ/gu, 'AE').replace(/ß/gu, 'ss');
+const withoutAccents = (s: string) => foldLetters(s.normalize('NFKD').replace(/\p{M}/gu, ''));
+
 const normaliseName = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  withoutAccents(s)
     .toLowerCase()
     .replace(/\bproprietary\b/g, 'pty')
     .replace(/\blimited\b/g, 'ltd')
@@ -67,7 +70,7 @@ const label = (p: Pick<ExpectedParty, 'role' | 'partyKind' | 'businessName' | 'f
 
 export function normaliseField(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return value.replace(/\s+/g, ' ').trim().replace(/[.,;:]+$/u, '').replace(/^the\s+/iu, '').toLowerCase();
+  return withoutAccents(value).replace(/\s+/g, ' ').trim().replace(/[.,;:]+$/u, '').replace(/^the\s+/iu, '').toLowerCase();
 }
 
 function matches(truth: ExpectedParty, got: ExtractedParty): boolean {

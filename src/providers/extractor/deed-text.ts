@@ -3,6 +3,7 @@
 // spelled out, words broken at a line end joined again, running headers and page numbers left out),
 // but every quote they answer is cut from the page's original text, so it is verbatim by construction.
 import type { DeedPage } from '../../modules/deeds/deed-payload.ts';
+import { debrisMask, spaceMissingBefore } from './ocr-text.ts';
 
 export interface DeedText {
   /** The normalised text of every page, pages joined by one space. */
@@ -33,16 +34,19 @@ interface Normalised {
  * One page, normalised. A hyphen at a line's end followed by a lower-case letter is a word broken by
  * the line (`enact-\nment` → `enactment`); followed by a capital it is a hyphenated name broken there
  * (`Smith-\nJones` → `Smith-Jones`). A text layer joined by spaces shows the second as `Smith- Jones`.
+ * An OCR'd page (`ocr`) also loses its stand-alone table debris and gets back the spaces OCR dropped
+ * between table cells (`ocr-text.ts`).
  */
-export function normalisePage(raw: string): Normalised {
+export function normalisePage(raw: string, options: { ocr?: boolean } = {}): Normalised {
   const out: string[] = [];
   const origin: number[] = [];
   let pendingSpace = -1;
   const last = () => out[out.length - 1];
+  const skip = options.ocr ? debrisMask(raw) : null;
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
     if (c === '\u00AD') continue;
-    if (isSpace(c)) {
+    if (isSpace(c) || skip?.[i]) {
       if (pendingSpace < 0) pendingSpace = i;
       continue;
     }
@@ -68,6 +72,7 @@ export function normalisePage(raw: string): Normalised {
         }
       }
     }
+    if (pendingSpace < 0 && options.ocr && spaceMissingBefore(raw, i)) pendingSpace = i;
     if (pendingSpace >= 0) {
       if (out.length) {
         out.push(' ');
@@ -134,7 +139,7 @@ export function repeatedEdges(pages: readonly string[]): Array<{ head: number; t
 }
 
 export function buildDeedText(pages: readonly DeedPage[]): DeedText {
-  const normalised = pages.map((p) => normalisePage(p.text));
+  const normalised = pages.map((p) => normalisePage(p.text, { ocr: p.source === 'OCR' }));
   const edges = repeatedEdges(normalised.map((n) => n.text));
   const parts: string[] = [];
   const origin: number[] = [];

@@ -74,6 +74,33 @@ describe('parsePartyList', () => {
     assert.deepEqual(names('1. Name: Grace Taylor Address: 4 Hill Rd, Glenelg SA 5045 2. Name: Jack Taylor'), ['Grace | Taylor', 'Jack | Taylor']);
   });
 
+  it('reads a name printed family name first: `SMITH, John`', () => {
+    const p = parseParty('SMITH, John Albert of 12 Wattle Street, Fitzroy VIC 3065')!;
+    assert.deepEqual([p.kind, p.firstName, p.lastName, p.address], ['INDIVIDUAL', 'John Albert', 'SMITH', '12 Wattle Street, Fitzroy VIC 3065']);
+    assert.deepEqual(names('SMITH, John and VAN DER BERG, Thomas'), ['John | SMITH', 'Thomas | VAN DER BERG']);
+    assert.deepEqual(names('SMITH, John; JONES, Mary Anne of 4 Hill Rd, Glenelg SA 5045'), ['John | SMITH', 'Mary Anne | JONES']);
+    // Capitals then a comma are not always a family name.
+    assert.deepEqual(names('JOHN SMITH, Mary Jones'), ['JOHN | SMITH', 'Mary | Jones']);
+    assert.equal(parseParty('TRUSTEE, John'), null);
+    assert.equal(parseParty('SMITH, the Trustee'), null);
+  });
+
+  it('reads `John and Mary Smith` as two people sharing the family name and address', () => {
+    assert.deepEqual(names('John and Mary Smith of 1 King St, Sydney NSW 2000'), ['John | Smith', 'Mary | Smith']);
+    const [john, mary] = parsePartyList('John and Mary Jane Smith of 1 King St, Sydney NSW 2000', { strict: true })!;
+    assert.deepEqual([john!.firstName, john!.lastName, john!.address], ['John', 'Smith', '1 King St, Sydney NSW 2000']);
+    assert.deepEqual([mary!.firstName, mary!.lastName], ['Mary Jane', 'Smith']);
+    assert.deepEqual(names('JOHN AND MARY SMITH'), ['JOHN | SMITH', 'MARY | SMITH']);
+    assert.deepEqual(names('John Albert and Mary Smith'), ['John | Albert', 'Mary | Smith']);
+    assert.deepEqual(names('The Trustee and Mary Smith'), []);
+  });
+
+  it('reads a unit register printed as a table: name, then holding', () => {
+    assert.deepEqual(names('John Smith 50 Mary Jones 1,000 Units Wattle Nominees Pty Ltd 25'), ['John | Smith', 'Mary | Jones', 'Wattle Nominees Pty Ltd']);
+    // An address's numbers separate nothing.
+    assert.deepEqual(names('John Smith of 12 Wattle Street, Fitzroy VIC 3065 and Mary Jones of Level 4, 10 Queen St, Brisbane QLD 4000'), ['John | Smith', 'Mary | Jones']);
+  });
+
   it('keeps `&` inside a company name', () => {
     assert.deepEqual(names('Smith & Jones Nominees Pty Limited A.C.N. 123456780'), ['Smith & Jones Nominees Pty Limited']);
   });

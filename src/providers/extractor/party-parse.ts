@@ -1,10 +1,13 @@
 // Reads parties out of a stretch of deed text that names them in one role: `Wattle Nominees Pty Ltd
 // ACN 123 456 789 of Level 2, 10 Queen Street, Brisbane QLD 4000`, `John Smith of …, Sydney NSW 2000 and
 // Jane Smith of …`, `1. Olivia Nguyễn 2. Minh Nguyễn`. Companies end at their suffix (`Pty Ltd`); a
-// person's name is the run of capitalised words before `of`, a comma, a number or an ACN. A list is
-// split where what follows is itself a party, and, after an address, only once the address has ended
-// (a postcode or a State): `Unit 4, 27 Beach Road, Bondi Beach NSW 2026` is one address, not three people.
+// person's name is the run of capitalised words before `of`, a comma, a number or an ACN, or a family name
+// in capitals before a comma and the given names (`SMITH, John`). A list is split where what follows is
+// itself a party, and, after an address, only once the address has ended (a postcode or a State): `Unit 4,
+// 27 Beach Road, Bondi Beach NSW 2026` is one address, not three people; `John and Mary Smith` is two.
+// ACN and ABN digits may be OCR's look-alike letters (ocr-digits.ts).
 import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
+import { findNumber, printedDigits, readDigits } from './ocr-digits.ts';
 import { abnPattern, acnPattern, companySuffixSource, nonNameWords, particles, stateAbbrevs, stateNames, titles, ub } from './vocabulary.ts';
 
 export interface ParsedParty {
@@ -15,6 +18,8 @@ export interface ParsedParty {
   /** Digits only and check-digit valid, else null (a printed but invalid number is dropped). */
   acn: string | null;
   abn: string | null;
+  /** The ACN's and ABN's digits as printed, checked or not (an OCR'd page's numbers are cross-checked later). */
+  printed: { acn: string | null; abn: string | null };
   address: string | null;
   /** Offsets in the text given to the parser: the whole piece, and where the name starts and ends. */
   start: number;
@@ -38,9 +43,7 @@ const addressEnd =
 const states = [...stateNames, ...stateAbbrevs].join('|');
 /** An address has ended: `… NSW 2000`, `… Fitzroy 3065`, `… Victoria`, `… Australia` (not `PO Box 4742`). */
 const postcodeEnd = ub(new RegExp(`(?:\\b(?:${states})\\.?,?\\s*\\d{4}|\\b(?!(?:Box|Bag|Level|Unit|Suite|Lot|Shop)\\s)\\p{Lu}[\\p{L}'-]+\\s+\\d{4}|\\b(?:${states})|Australia)\\.?$`, 'u'));
-const separator = /\s*;\s*(?:and\s+)?|\s+(?:and|AND|&)\s+|,\s+(?:and\s+)?|\s+(?=\(?\d{1,2}[.)]\s)|\s+(?=\([a-z]{1,3}\)\s)|(?<=\))\s+(?=\p{Lu})/gu;
-
-const digitsOf = (s: string) => s.replace(/\D/g, '');
+const separator = /\s*;\s*(?:and\s+)?|\s+(?:and|AND|&)\s+|,\s+(?:and\s+)?|\s+(?=\(?\d{1,2}[.)]\s)|\s+(?=\([a-z]{1,3}\)\s)|(?<=\))\s+(?=\p{Lu})|\s+\d(?:[\d,]{0,9}\d)?(?:\s+[Uu]nits?|\s+UNITS?)?\s+(?=\p{Lu})/gu;
 
 /** Whether `text` is only what may come before a party: list numbers, `and`, `Name:`, a title. */
 export function isLeadIn(text: string): boolean {
@@ -56,17 +59,30 @@ export function splitName(tokens: readonly string[]): { firstName: string; lastN
   return { firstName: tokens.slice(0, k).join(' '), lastName: tokens.slice(k).join(' ') };
 }
 
-function identifiers(text: string): { acn: string | null; abn: string | null; acnAt: number; abnAt: number } {
-  const acn = acnPattern.exec(text);
-  const abn = abnPattern.exec(text);
-  const acnDigits = acn ? digitsOf(acn[1]!) : '';
-  const abnDigits = abn ? digitsOf(abn[1]!) : '';
+/** The ACN and ABN after a name (valid, else null), and where each marker starts and its number ends (-1: none). */
+function identifiers(text: string): { acn: string | null; abn: string | null; printed: ParsedParty['printed']; acnAt: number; abnAt: number; idEnd: number } {
+  const acn = findNumber(acnPattern, text);
+  const abn = findNumber(abnPattern, text);
+  const acnDigits = acn ? readDigits(acn.printed, 9, isValidAcn) : null;
+  const abnDigits = abn ? readDigits(abn.printed, 11, isValidAbn) : null;
   return {
-    acn: isValidAcn(acnDigits) ? acnDigits : null,
-    abn: isValidAbn(abnDigits) ? abnDigits : null,
+    acn: acnDigits && isValidAcn(acnDigits) ? acnDigits : null,
+    abn: abnDigits && isValidAbn(abnDigits) ? abnDigits : null,
+    printed: { acn: acn ? printedDigits(acn.printed) : null, abn: abn ? printedDigits(abn.printed) : null },
     acnAt: acn ? acn.index : -1,
     abnAt: abn ? abn.index : -1,
+    idEnd: Math.max(0, acn?.end ?? 0, abn?.end ?? 0),
   };
+}
+
+/** `text` with its first ACN and ABN (marker and number) blanked out, so an address can be read around them. */
+function withoutNumbers(text: string): string {
+  let out = text;
+  for (const pattern of [acnPattern, abnPattern]) {
+    const found = findNumber(pattern, out);
+    if (found) out = out.slice(0, found.index) + ' '.repeat(found.end - found.index) + out.slice(found.end);
+  }
+  return out;
 }
 
 /** What follows a name: the address, if one starts here, up to where it ends. */
@@ -107,6 +123,28 @@ function readPersonName(text: string): { tokens: string[]; length: number } | nu
   return tokens.length >= 2 ? { tokens, length: ends.at(-1)! } : null;
 }
 
+/**
+ * A name printed family name first, in capitals, then a comma and the given names in mixed case
+ * (`SMITH, John Albert`, `VAN DER BERG, Thomas`). One family name only: `JOHN SMITH, Mary Jones` is two
+ * people.
+ */
+function readSurnameFirst(text: string): { firstName: string; lastName: string; length: number } | null {
+  const m = /^((?:\p{Lu}+\s+){0,2}\p{Lu}[\p{Lu}'’-]+),\s+/u.exec(text);
+  if (!m) return null;
+  const family = m[1]!.split(/\s+/u);
+  if (!family.slice(0, -1).every((w) => particles.has(w.toLowerCase())) || nonNameWords.has(family.at(-1)!.toLowerCase())) return null;
+  const given: string[] = [];
+  let length = 0;
+  for (const t of text.slice(m[0].length).matchAll(/\S+/gu)) {
+    const token = t[0].replace(/[,;:]+$/u, '');
+    if (given.length >= 4 || !/^\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*$/u.test(token) || nonNameWords.has(token.toLowerCase())) break;
+    given.push(token);
+    length = m[0].length + t.index + token.length;
+    if (token !== t[0]) break; // a comma ends the name
+  }
+  return given.length ? { firstName: given.join(' '), lastName: family.join(' '), length } : null;
+}
+
 /** The words of a company's name: capitalised, or the few small words names have (`Smith and Sons`). */
 const companyWords = (name: string) => !/["'](?:\s|$)|["“”]/u.test(name) && name.split(/\s+/u).every((w) => /^[\p{Lu}0-9&(]/u.test(w) || /^(?:and|of|the|for|de|la|du|van|der|von|y|&)$/u.test(w));
 
@@ -140,14 +178,19 @@ export function parseParty(piece: string, base = 0): ParsedParty | null {
     nameLength = companyLength;
     parsed = { kind: 'BUSINESS', businessName: rest.slice(0, companyLength).replace(/\s+/g, ' '), firstName: null, lastName: null };
   } else {
-    const person = readPersonName(rest);
-    if (!person) return null;
-    nameLength = person.length;
-    parsed = { kind: 'INDIVIDUAL', businessName: null, ...splitName(person.tokens) };
+    const surnameFirst = readSurnameFirst(rest);
+    const person = surnameFirst ? null : readPersonName(rest);
+    if (surnameFirst) {
+      nameLength = surnameFirst.length;
+      parsed = { kind: 'INDIVIDUAL', businessName: null, firstName: surnameFirst.firstName, lastName: surnameFirst.lastName };
+    } else if (person) {
+      nameLength = person.length;
+      parsed = { kind: 'INDIVIDUAL', businessName: null, ...splitName(person.tokens) };
+    } else return null;
   }
   const after = rest.slice(nameLength);
   const ids = identifiers(after.slice(0, 120));
-  const blanked = after.replace(acnPattern, (m) => ' '.repeat(m.length)).replace(abnPattern, (m) => ' '.repeat(m.length)).replace(/^[\s(]*\)/u, (m) => ' '.repeat(m.length));
+  const blanked = withoutNumbers(after).replace(/^[\s(]*\)/u, (m) => ' '.repeat(m.length));
   const address = readAddress(blanked);
   // Clean: straight after the name comes nothing, an identifier, an address, a parenthesis or a date of birth.
   const next = after.replace(/^[\s,]+/u, '');
@@ -157,12 +200,12 @@ export function parseParty(piece: string, base = 0): ParsedParty | null {
     ids.acnAt >= 0 ||
     ids.abnAt >= 0 ||
     ub(/^(?:\(|born\b|date of birth|as\s+(?:the\s+)?trustee\b|in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity|A\.?C\.?N|A\.?B\.?N)/iu).test(next);
-  const idEnd = Math.max(0, ...[ids.acnAt, ids.abnAt].filter((n) => n >= 0).map((n) => n + (/^\D*[\d\s.-]+/u.exec(after.slice(n))?.[0].trimEnd().length ?? 0)));
-  const end = nameLength + Math.max(address.address ? address.end : 0, idEnd);
+  const end = nameLength + Math.max(address.address ? address.end : 0, ids.idEnd);
   return {
     ...parsed,
     acn: parsed.kind === 'BUSINESS' ? ids.acn : null,
     abn: ids.abn,
+    printed: ids.printed,
     address: address.address,
     start: base + i,
     end: base + i + Math.min(rest.length, end),
@@ -170,6 +213,19 @@ export function parseParty(piece: string, base = 0): ParsedParty | null {
     nameEnd: base + i + nameLength,
     clean,
   };
+}
+
+/**
+ * Two people sharing a family name (`John and Mary Smith of …`): the first takes the second's family name
+ * and address. Only a single given name before `and`: `John Albert and Mary Smith` is two names already.
+ */
+function parseJoint(piece: string, base: number): [ParsedParty, ParsedParty] | null {
+  const i = leading.exec(piece)![0].length;
+  const m = /^(\p{Lu}[\p{L}\p{M}'’-]+)\s+(?:and|AND|&)\s+/u.exec(piece.slice(i));
+  if (!m || nonNameWords.has(m[1]!.toLowerCase()) || titles.test(m[1]!)) return null;
+  const second = parseParty(piece.slice(i + m[0].length), base + i + m[0].length);
+  if (!second || second.kind !== 'INDIVIDUAL') return null;
+  return [{ ...second, firstName: m[1]!, start: base + i, nameStart: base + i }, second];
 }
 
 /**
@@ -188,8 +244,12 @@ export function parsePartyList(text: string, options: { strict: boolean }): Pars
     const nextSep = new RegExp(separator.source, 'gu');
     nextSep.lastIndex = next;
     const following = nextSep.exec(text);
-    const right = parseParty(text.slice(next, following ? following.index : text.length));
+    const segment = text.slice(next, following ? following.index : text.length);
+    // `SMITH, John`: the family name alone before the next comma is the start of a name.
+    const right = parseParty(segment) ?? (/^\p{Lu}[\p{Lu}'’-]+$/u.test(segment.trim()) ? parseParty(text.slice(next, next + 200)) : null);
     if (!right) continue;
+    // A unit register's holding (`John Smith 50 Mary Jones 50`) separates two names, not an address's number.
+    if (/^\s+\d/u.test(sep[0]) && current + left.nameEnd !== at) continue;
     // After an address, a comma separates two parties only once the address has ended.
     const comma = sep[0].trim().startsWith(',');
     if (comma && left.address && !postcodeEnd.test(left.address)) continue;
@@ -203,14 +263,15 @@ export function parsePartyList(text: string, options: { strict: boolean }): Pars
     // The separator belongs to neither party.
     const piece = text.slice(from, to).replace(/(?:\s*[;,]\s*(?:and\s+)?|\s+(?:and|AND|&))\s*$/u, '');
     to = from + piece.length;
-    const party = parseParty(piece, from);
+    const joint = parseParty(piece, from) ? null : parseJoint(piece, from);
+    const party = joint?.[1] ?? parseParty(piece, from);
     const remainder = party ? piece.slice(party.end - from).trim() : '';
     const whole = ub(/^(?:[,.;)]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustee\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/iu).test(remainder);
     if (!party || (options.strict && (!party.clean || !whole))) {
       if (options.strict) return null;
       continue;
     }
-    parties.push(party);
+    parties.push(...(joint ?? [party]));
   }
   return parties.length ? parties : options.strict ? null : [];
 }

@@ -8,6 +8,8 @@
 // sentence names (`… as Settlor`), and anything read from an OCR'd page.
 import { Value } from '@sinclair/typebox/value';
 import { DeedExtraction, ExtractedParty, type DeedPage } from '../../modules/deeds/deed-payload.ts';
+import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
+import { crossCheckNumbers } from './ocr-digits.ts';
 import { buildDeedText, pageIndexAt, quoteAt, type DeedText } from './deed-text.ts';
 import type { DeedExtractor, ExtractResult } from './extractor.ts';
 import { definedTermMentions, definitionMentions, sentenceMentions, type Mention } from './mentions.ts';
@@ -85,14 +87,20 @@ function toParty(doc: DeedText, group: Candidate[]): ExtractedParty | null {
   if (confidence === 'HIGH' && quote.page.source === 'OCR') confidence = 'MEDIUM';
   const p = best.party;
   const address = pick('address');
+  let numbers = { acn: pick('acn'), abn: pick('abn') };
+  // Only OCR misreads a digit; a text layer's failing ACN is the deed's own misprint and stays unread.
+  if (quote.page.source === 'OCR' && p.kind === 'BUSINESS') {
+    const printed = { acn: ranked.map((c) => c.party.printed.acn).find((v) => v !== null) ?? null, abn: ranked.map((c) => c.party.printed.abn).find((v) => v !== null) ?? null };
+    numbers = crossCheckNumbers(numbers, printed, { acn: isValidAcn, abn: isValidAbn });
+  }
   return {
     role: best.role,
     partyKind: p.kind,
     businessName: p.businessName?.slice(0, 300) ?? null,
     firstName: p.firstName?.slice(0, 200) ?? null,
     lastName: p.lastName?.slice(0, 200) ?? null,
-    acn: p.kind === 'BUSINESS' ? pick('acn') : null,
-    abn: pick('abn'),
+    acn: p.kind === 'BUSINESS' ? numbers.acn : null,
+    abn: numbers.abn,
     address: address ? { full: address.slice(0, 500) } : null,
     confidence,
     sourcePage: quote.page.number,
@@ -125,7 +133,7 @@ export function extractDeed(pages: readonly DeedPage[]): DeedExtraction {
   const doc = buildDeedText([...pages].sort((a, b) => a.number - b.number));
   const text = doc.text;
   const variation = isVariation(text);
-  const schedule = readSchedules(text);
+  const schedule = readSchedules(text, { ocr: pages.some((p) => p.source === 'OCR') });
   const definitions = definitionMentions(text);
   const trust = findTrust(text, schedule.fields, variation, definitions.classes.length + schedule.classes.length > 0);
   const mentions = [...schedule.mentions, ...definedTermMentions(text), ...definitions.mentions, ...sentenceMentions(text)]

@@ -32,7 +32,7 @@ const fieldLabels: Array<[FieldKey | 'STOP', string]> = [
 ];
 
 const labelPattern = ub(new RegExp(
-  `(?:(?:Item|ITEM)\\s+\\d{1,2}[.:]?\\s+|\\b\\d{1,2}\\.\\s+)?` +
+  `(?:(?:Item|ITEM)\\s+\\d{1,2}[.:]?\\s+|\\b\\d{1,2}[.,]\\s+)?` +
     `(?:(?:(?:the\\s+)?name\\s+of\\s+(?:the\\s+)?)?(?:(${qualifierSource})\\s+)?(${roleSource})(?:'s)?(?:\\s+(?:name|details))?` +
     fieldLabels.map(([key, source]) => `|(?<${key}>${source})`).join('') +
     `)\\b\\s*(?::|-(?=\\s))?`,
@@ -52,14 +52,19 @@ interface Label {
   roleWord?: string;
 }
 
-function labelsIn(text: string, from: number, to: number): Label[] {
+/**
+ * The labels in `text[from, to)`. On OCR'd text (`ocr`) an item number may end in a comma (`4,` for `4.`)
+ * and the label after an item number may lose its capital (`4, specified Beneficiaries`).
+ */
+function labelsIn(text: string, from: number, to: number, ocr: boolean): Label[] {
   const out: Label[] = [];
   const window = text.slice(from, to);
   for (const m of window.matchAll(labelPattern)) {
     const start = from + m.index;
-    const prefix = /^(?:(?:Item|ITEM)\s+\d{1,2}[.:]?\s+|\d{1,2}\.\s+)/u.exec(m[0])?.[0] ?? '';
+    const prefix = /^(?:(?:Item|ITEM)\s+\d{1,2}[.:]?\s+|\d{1,2}[.,]\s+)/u.exec(m[0])?.[0] ?? '';
     const core = m[0].slice(prefix.length).replace(/[\s:-]+$/u, '');
-    if (!/^\p{Lu}/u.test(core)) continue;
+    if (!ocr && /^\d{1,2},/u.test(prefix)) continue;
+    if (!/^\p{Lu}/u.test(core) && !(ocr && prefix)) continue;
     if (!prefix && notLabelBefore.test(text.slice(Math.max(0, start - 12), start))) continue;
     if (notLabelAfter.test(text.slice(start + m[0].length, start + m[0].length + 20))) continue;
     const groups = m.groups ?? {};
@@ -84,25 +89,42 @@ function partiesOfValue(value: string, base: number): ParsedParty[] {
   return [];
 }
 
+/**
+ * Where a numbered item's value ends at the latest: the next item's number (`Item 4`, `4.`), even when
+ * the label after it cannot be read (OCR garbles a table cell: `Item 4 Specifed Matilda Tran`), so one
+ * value never swallows the next row.
+ */
+function nextItemAt(text: string, label: Label, limit: number): number {
+  const n = /^(?:(?:Item|ITEM)\s+)?(\d{1,2})/u.exec(text.slice(label.start, label.end))?.[1];
+  if (!n) return limit;
+  const next = Number(n) + 1;
+  // OCR may read the item's number twice, once on its own (`… Unit Trust 2 Item 2 Establishment Date`).
+  const item = new RegExp(`(?:(?<=\\s)${next}\\s+)?\\b(?:Item|ITEM)\\s+${next}(?=\\s)|(?:^|\\s)${next}\\.(?=\\s+\\p{L})`, 'u').exec(text.slice(label.end, limit + 12));
+  return item ? Math.min(limit, label.end + item.index) : limit;
+}
+
 /** Every schedule-like block: its labels and their values. */
-export function readSchedules(text: string): ScheduleReading {
+export function readSchedules(text: string, options: { ocr?: boolean } = {}): ScheduleReading {
+  const ocr = options.ocr ?? false;
   const reading: ScheduleReading = { mentions: [], fields: [], classes: [] };
   let after = 0;
   for (const h of text.matchAll(headings)) {
     const start = h.index + h[0].length;
     if (h.index < after || notAfter.test(text.slice(Math.max(0, h.index - 10), h.index))) continue;
-    const firstLabels = labelsIn(text, start, Math.min(text.length, start + 400));
+    const firstLabels = labelsIn(text, start, Math.min(text.length, start + 400), ocr);
     if (!firstLabels.length) continue;
     const stop = terminators.exec(text.slice(firstLabels[0]!.end, firstLabels[0]!.end + 8000));
     const end = stop ? firstLabels[0]!.end + stop.index : Math.min(text.length, firstLabels[0]!.end + 8000);
-    const labels = labelsIn(text, start, end);
+    const labels = labelsIn(text, start, end, ocr);
     if (labels.length < 2 && !/PARTIES|Parties/u.test(h[0])) continue;
     after = end;
     labels.forEach((label, k) => {
-      const valueEnd = k + 1 < labels.length ? labels[k + 1]!.start : Math.min(end, label.end + 700);
+      const valueEnd = nextItemAt(text, label, k + 1 < labels.length ? labels[k + 1]!.start : Math.min(end, label.end + 700));
       const value = text.slice(label.end, valueEnd).replace(/^[\s:–-]+/u, '');
       const valueStart = valueEnd - value.length;
-      const trimmed = value.replace(/[\s;,]+$/u, '');
+      // A page's footer left at the end of the schedule's last value (`Page 5 of 5`, OCR's `Page 5o0f5`,
+      // perhaps with specks about it).
+      const trimmed = value.replace(/(?:\s+\S{1,3}){0,3}\s+Page\s+\d+(?:\s*(?:of|[o0]\s*f|o[0o]f)\s*\d+)?(?:\s+\S{1,3}){0,4}\s*$/u, '').replace(/[\s;,]+$/u, '');
       if (!trimmed) return;
       if (label.key === 'STOP') return;
       if (label.key !== 'ROLE') {

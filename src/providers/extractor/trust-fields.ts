@@ -6,12 +6,13 @@
 import type { ExtractedTrust } from '../../modules/deeds/deed-payload.ts';
 import { isValidAbn } from '../../platform/business-numbers.ts';
 import { sentenceEnd } from './mentions.ts';
+import { digitLike, findNumber, readDigits } from './ocr-digits.ts';
 import type { FieldKey } from './schedule.ts';
 import { abnPattern, particles, stateAbbrevs, stateNames, ub } from './vocabulary.ts';
 
 const month = '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?';
 export const datePattern = ub(new RegExp(
-  `\\d{1,2}(?:st|nd|rd|th)?\\s+(?:day\\s+of\\s+)?${month},?\\s+\\d{4}|${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\b\\d{1,2}[/.-]\\d{1,2}[/.-](?:\\d{4}|\\d{2})\\b`,
+  `\\d{1,2}(?:st|nd|rd|th)?\\s+(?:day\\s+of\\s+)?${month}(?:,\\s*|\\s+)\\d{4}|${month}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,\\s*|\\s+)\\d{4}|\\b\\d{1,2}[/.-]\\d{1,2}[/.-](?:\\d{4}|\\d{2})\\b`,
   'iu',
 ));
 const statePattern = ub(new RegExp(`\\b(?:${stateNames.join('|')})\\b|\\b(?:${stateAbbrevs.filter((a) => a === a.toUpperCase()).join('|')})\\b`, 'u'));
@@ -93,27 +94,32 @@ function findName(text: string, fields: Fields[], variation: boolean): string | 
     }
   }
   if (!candidates.length) return null;
-  const best = candidates[0]!.replace(/^the\s+/iu, '');
+  // A quote mark left dangling before or after the name is a speck or a table rule OCR read as one.
+  const best = candidates[0]!.replace(/^["']\s*(?!.*["'])/u, '').replace(/^the\s+/iu, '').replace(/\s+['"]$/u, '');
   // Printed in capitals in one place and in mixed case in another: the mixed case reads as printed too.
   const base = best.replace(/^the\s+/iu, '').toLowerCase();
   if (best === best.toUpperCase()) return candidates.map((c) => c.replace(/^the\s+/iu, '')).find((c) => c.toLowerCase() === base && c !== c.toUpperCase()) ?? best;
   return best;
 }
 
+/** A schedule's ABN value: the number first, perhaps after `ABN`. */
+const abnDigits = new RegExp(`^\\s*(?:A\\.?B\\.?N\\.?\\s*:?\\s*)?(?=${digitLike}{0,2}\\d)(${digitLike}(?:[\\s.-]{0,2}${digitLike}){10})(?!${digitLike})`, 'u');
+
 function findAbn(text: string, fields: Fields[], name: string | null): string | null {
   for (const f of fields) {
     if (f.key !== 'TRUST_ABN') continue;
-    const digits = f.value.replace(/\D/g, '').slice(0, 11);
+    const printed = abnDigits.exec(f.value)?.[1];
+    const digits = (printed && readDigits(printed, 11, isValidAbn)) || f.value.replace(/\D/g, '').slice(0, 11);
     if (isValidAbn(digits)) return digits;
   }
   const anchors: number[] = [];
   if (name) for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) anchors.push(at + name.length);
   for (const m of text.matchAll(ub(/\b(?:Trust|Fund)(?:'s)?\s+(?=\(?\s*(?:ABN|A\.B\.N|Australian\s+Business\s+Number))/gu))) anchors.push(m.index + m[0].length - 1);
   for (const at of anchors) {
-    const m = abnPattern.exec(text.slice(at, at + 50));
+    const m = findNumber(abnPattern, text.slice(at, at + 50));
     if (m && m.index < 12) {
-      const digits = m[1]!.replace(/\D/g, '');
-      if (isValidAbn(digits)) return digits;
+      const digits = readDigits(m.printed, 11, isValidAbn);
+      if (digits && isValidAbn(digits)) return digits;
     }
   }
   return null;
@@ -181,11 +187,25 @@ function findEstablished(text: string, fields: Fields[], variation: boolean): st
 const vestingStop = /;|\.(?=\s+["'(]?[\p{Lu}\d]|\s*$)|\s(?=(?:This\s+(?:deed|Deed|DEED)\s+(?:is|shall)|The\s+laws?\s+of|IN\s+WITNESS|EXECUTED\s+(?:as|by)|Executed\s+(?:as|by)|SIGNED,?\s+SEALED|Signed,?\s+sealed)\b)/u;
 const reference = ub(/\b(?:specified|set\s+out|stated|named|referred\s+to|described)\b[^.]{0,40}\b(?:Schedule|Item|Particulars|Details)\b|^(?:as\s+(?:defined|set\s+out)|see\s+clause)/iu);
 
+/**
+ * A date with nothing beside it but words of one or two letters (`Co 30 June 2090 oo`) is the date: OCR
+ * reads specks and table rules as such words. A rule (`the day before …`) is kept as it is.
+ */
+function withoutSpecks(value: string): string {
+  const date = datePattern.exec(value);
+  if (!date) return value;
+  const rest = `${value.slice(0, date.index)} ${value.slice(date.index + date[0].length)}`.split(/\s+/u).filter(Boolean);
+  return rest.length && rest.every((w) => w.length <= 2) ? date[0] : value;
+}
+
+/** A date as printed, with the space OCR may drop after a comma put back (`November 24,2017`). */
+const spacedDate = (date: string | null) => date?.replace(/,(?=\d)/u, ', ') ?? null;
+
 function findVesting(text: string, fields: Fields[], variation: boolean): string | null {
   for (const f of fields) {
     if (f.key !== 'VESTING') continue;
     const stop = vestingStop.exec(f.value);
-    const value = (stop ? f.value.slice(0, stop.index) : f.value).replace(/[\s,.;]+$/u, '').slice(0, 300);
+    const value = withoutSpecks((stop ? f.value.slice(0, stop.index) : f.value).replace(/[\s,.;]+$/u, '').slice(0, 300));
     if (value && !reference.test(value)) return value;
   }
   if (variation) return null;
@@ -206,8 +226,8 @@ export function findTrust(text: string, fields: Fields[], variation: boolean, ha
     abn: findAbn(text, fields, name),
     trustType: findType(text, hasClasses),
     jurisdiction: findJurisdiction(text, fields)?.slice(0, 100) ?? null,
-    establishedDate: findEstablished(text, fields, variation)?.slice(0, 100) ?? null,
-    vestingDate: findVesting(text, fields, variation),
+    establishedDate: spacedDate(findEstablished(text, fields, variation))?.slice(0, 100) ?? null,
+    vestingDate: spacedDate(findVesting(text, fields, variation)),
   };
 }
 

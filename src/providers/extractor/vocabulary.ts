@@ -2,6 +2,8 @@
 // capitalised words that are never part of a person's name. Regular expression sources here are matched
 // case-insensitively; where case matters (a label is capitalised, a sentence's `the` is not), the caller
 // checks it.
+import { digitLike } from './ocr-digits.ts';
+
 /**
  * `\b` in a JavaScript regular expression knows only ASCII letters: in `García a` it sees a word start
  * before the `a` of García's last syllable, and `\bIn` matches the start of `Inés`. Every pattern here that
@@ -70,8 +72,12 @@ export const companySuffixSource =
   '(?:Pty\\.?\\s*Ltd\\.?|Pty\\.?\\s+Limited|Proprietary\\s+Limited|Proprietary\\s+Ltd\\.?|Limited|Ltd\\.?|Incorporated|Inc\\.?|Corporation|P\\/L|N\\.L\\.)';
 
 /** ACN and ABN markers, and the digits after them (with OCR's odd spacing and dots). */
-export const acnPattern = ub(/\b(?:A\s?\.?\s?C\s?\.?\s?N\b\.?|Australian\s+Company\s+Number|Company\s+No\.?)\s*(?:No\.?|Number)?\s*[:.]?\s*((?:\d[\s.-]{0,2}){8}\d)(?!\d)/iu);
-export const abnPattern = ub(/\b(?:A\s?\.?\s?B\s?\.?\s?N\b\.?|Australian\s+Business\s+Number)\s*(?:No\.?|Number)?\s*[:.]?\s*((?:\d[\s.-]{0,2}){10}\d)(?!\d)/iu);
+// The number's characters may be OCR's look-alike letters (`ocr-digits.ts` reads them, and only when the
+// check digit then validates); the first three hold a real digit. One digit more or fewer than the number
+// has is still matched, so that OCR's dropped or doubled digit is seen (and left unread, unless the
+// company's other number vouches for it: `crossCheckNumbers`).
+export const acnPattern = ub(new RegExp(`\\b(?:A\\s?\\.?\\s?C\\s?\\.?\\s?N\\b\\.?|Australian\\s+Company\\s+Number|Company\\s+No\\.?)\\s*(?:No\\.?|Number)?\\s*[:.]?\\s*(?=${digitLike}{0,2}\\d)(${digitLike}(?:[\\s.-]{0,2}${digitLike}){7,9})(?!${digitLike})`, 'iu'));
+export const abnPattern = ub(new RegExp(`\\b(?:A\\s?\\.?\\s?B\\s?\\.?\\s?N\\b\\.?|Australian\\s+Business\\s+Number)\\s*(?:No\\.?|Number)?\\s*[:.]?\\s*(?=${digitLike}{0,2}\\d)(${digitLike}(?:[\\s.-]{0,2}${digitLike}){9,11})(?!${digitLike})`, 'iu'));
 
 export const particles = new Set(['de', 'da', 'del', 'della', 'der', 'den', 'di', 'du', 'la', 'le', 'van', 'von', 'dos', 'das', 'do', 'bin', 'binti', 'ibn', 'al', 'el', 'ter', 'ten', 'y', 'zu']);
 export const titles = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Master)\.?$/i;

@@ -10,8 +10,11 @@ import type { DeedBlock, DeedCase } from './types.ts';
 const margin = { top: 64, bottom: 64, side: 62 };
 
 export interface RenderOptions {
-  /** Print this TFN where the deed has a place for one (overrides the case's own `tfn`). */
-  tfn?: string;
+  /**
+   * Print this TFN where the deed has a place for one (overrides the case's own `tfn`); null prints none,
+   * not even the case's own (a scan of a deed with a TFN is refused by the pipeline before anything is read).
+   */
+  tfn?: string | null;
 }
 
 export async function renderDeed(deed: DeedCase, options: RenderOptions = {}): Promise<Buffer> {
@@ -30,7 +33,7 @@ export async function renderDeed(deed: DeedCase, options: RenderOptions = {}): P
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const tfn = options.tfn ?? deed.tfn;
+  const tfn = options.tfn === undefined ? deed.tfn : options.tfn;
   const width = doc.page.width - 2 * margin.side;
   const size = deed.fontSize;
 
