@@ -54,6 +54,7 @@ describe('the hosted payment page in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
+    if (skip) return;
     t = await createServedContext();
     partner = await t.f.partner({ name: partnerName });
     browser = await launchBrowser();

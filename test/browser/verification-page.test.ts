@@ -59,6 +59,7 @@ describe('the hosted verification page in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
+    if (skip) return;
     t = await createServedContext();
     // The checks screen names against a list: the sandbox's, as `pvs serve` loads it.
     await t.services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });

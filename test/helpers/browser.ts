@@ -20,9 +20,12 @@ const missingText = `no Chromium at ${chromiumPath}: install it with \`apt-get i
 
 /**
  * Why this file's browser tests are skipped, or undefined when they run. With REQUIRE_BROWSER=1 (as CI
- * sets it) they never skip: a missing browser then fails launchBrowser with the same message.
+ * sets it) they never skip for a missing browser: launchBrowser then fails with the same message. What a
+ * page does in a browser does not depend on the database back-end, so they run in the PGlite pass only
+ * (CI's time limit counts both passes).
  */
 export function browserSkipReason(): string | undefined {
+  if (process.env.TEST_DATABASE === 'postgres') return 'pages in a browser need no particular database back-end: they run in the PGlite pass only';
   if (existsSync(chromiumPath) || process.env.REQUIRE_BROWSER === '1') return undefined;
   return `${missingText}; set REQUIRE_BROWSER=1 to fail instead of skipping`;
 }
