@@ -1,8 +1,7 @@
 // Opening an uploaded PDF with pdfjs, the one way every stage of the pipeline does it.
 //
-// pdfjs runs on Node with its parser in this thread (pdfjs's own name for that mode is "fake worker"; it
-// is a real mode, not a stand-in) and reads the helper files it needs
-// from the pdfjs-dist package on disk: the standard 14 fonts (to render a PDF that does not embed them),
+// pdfjs runs on Node with its parser in this thread (no worker thread), and reads the helper files it
+// needs from the pdfjs-dist package on disk: the standard 14 fonts (to render a PDF that does not embed them),
 // CMaps (CJK text), the ICC profile and the WASM decoders (JPEG 2000 and JBIG2, which scanners use).
 // Nothing is fetched from the network and nothing is written.
 //
