@@ -2,6 +2,7 @@
 // and the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { MatchFeaturesSchema } from '../screening/screening.schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
@@ -90,19 +91,6 @@ const ListEntry = Type.Object(
   { description: 'The list entry as the version matched held it.' },
 );
 
-export const MatchFeatures = Type.Object(
-  {
-    nameScore: Type.Number(),
-    matchedTokens: Type.Integer(),
-    unmatchedTokens: Type.Integer(),
-    alias: Type.Boolean(),
-    dateOfBirth: Type.String(),
-    country: Type.String(),
-    identifier: Type.String(),
-  },
-  { description: 'What drove the score (docs/screening.md).' },
-);
-
 export const Alert = Type.Object(
   {
     id: Type.String({ description: '`mal_…`' }),
@@ -112,7 +100,7 @@ export const Alert = Type.Object(
     score: Type.Number({ description: 'The match score in [0, 1].' }),
     listVersion: Type.Integer({ description: 'The list version the match was found in.' }),
     matchedName: Type.String({ description: 'The entry’s name or alias that matched.' }),
-    features: MatchFeatures,
+    features: MatchFeaturesSchema,
     entry: ListEntry,
     decision: nullable(
       Type.Object({

@@ -1,6 +1,7 @@
 // The evidence answers (SPEC "Evidence responses", rule 1) and the report URLs. Evidence carries personal
 // information: it is fetched live on every call and kept nowhere (docs/verifications.md).
 import { Type, type Static } from '@sinclair/typebox';
+import { MatchFeaturesSchema } from '../screening/screening.schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
@@ -131,18 +132,7 @@ export const AmlMatches = Type.Object(
         countries: Type.Array(Type.String()),
         categories: Type.Array(Type.String({ description: 'SANCTIONS, PEP, ADVERSE_MEDIA' })),
         score: Type.Number({ description: '0 to 1; at or above the threshold is a possible match.' }),
-        features: Type.Object(
-          {
-            nameScore: Type.Number(),
-            matchedTokens: Type.Integer(),
-            unmatchedTokens: Type.Integer(),
-            alias: Type.Boolean(),
-            dateOfBirth: Type.String(),
-            country: Type.String(),
-            identifier: Type.String(),
-          },
-          { description: 'What made the score: name similarity, and the date of birth and country as supporting or contradicting evidence.' },
-        ),
+        features: MatchFeaturesSchema,
       }),
       { description: 'Best first; empty when the screening is clear.' },
     ),
