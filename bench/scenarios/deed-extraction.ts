@@ -27,10 +27,11 @@ import { deedCorpus, renderDeed, type DeedCase } from '../../test/helpers/deed-c
 import { scanPdf } from '../../test/helpers/deed-scans.ts';
 import { pdfText } from '../../test/helpers/pdf-text.ts';
 import { scoreDeedPages, summariseScores, trustFields, type DeedScore } from '../lib/deed-score.ts';
-import { summarize, type RawRun } from '../lib/load.ts';
+import { summarize } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
+import { loadAverage, rawRun, round1, round3, timed } from '../lib/measure.ts';
 
 const goals = { f1: 0.95, trustFields: 0.95, scannedF1: 0.85 };
 
@@ -64,29 +65,6 @@ function scannedMaxPages(): number {
 /** Where each kind of deed's pages come from. */
 const pageSources = { 'born-digital': readTextLayer } as const;
 
-interface Timed<T> {
-  ms: number;
-  cpuUs: number;
-  value: T;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const value = await fn();
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpuUs: used.user + used.system, value };
-}
-
-function rawRun(latencies: number[], cpuUs: number): RawRun {
-  const seconds = latencies.reduce((a, b) => a + b, 0) / 1000;
-  return { count: latencies.length, seconds, latencies: Float64Array.from(latencies), unexpectedStatus: {}, errors: 0, timeouts: 0, serverCpuUs: cpuUs };
-}
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
 const description = 'Deed extraction: the rules extractor on the generated corpus vs reading the deeds’ text layers';
 

@@ -37,6 +37,7 @@ import { summarize, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
+import { loadAverage, median, rawRun, round1, round3, timed } from '../lib/measure.ts';
 
 const goals = { maxDeedRatio: 3, maxOcrRatio: 1.2 };
 const deadlineSeconds = Number(settingDocs.find((s) => s.name === 'DEED_DEADLINE_SECONDS')!.default);
@@ -49,14 +50,6 @@ function wholeNumber(name: string, fallback: number, min: number): number {
   return n;
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /**
  * CPU of this process, and of its children that have exited (Linux's /proc/self/stat, 10-ms ticks), µs: the
@@ -72,10 +65,6 @@ function cpuNow(): { own: number; children: number | null } {
     // not Linux
   }
   return { own: used.user + used.system, children };
-}
-
-function rawRun(latencies: number[], cpuUs: number): RawRun {
-  return { count: latencies.length, seconds: latencies.reduce((a, b) => a + b, 0) / 1000, latencies: Float64Array.from(latencies), unexpectedStatus: {}, errors: 0, timeouts: 0, serverCpuUs: cpuUs };
 }
 
 const countPdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
@@ -143,12 +132,6 @@ async function pageImages(scan: Buffer): Promise<Buffer[]> {
   for (let n = 1; n <= opened.doc.numPages; n++) images.push(encodePgm(await renderPageGrey(opened.doc, await opened.doc.getPage(n), ocrDpi)));
   await opened.doc.destroy();
   return images;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
 }
 
 const description = '150-page deed: readDeedPages (child) + rules extractor vs pdfjs getTextContent; OCR per page vs tesseract alone; scanned deed vs deadline';

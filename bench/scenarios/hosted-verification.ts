@@ -38,7 +38,6 @@
 // takes ~0.4 s per image on the event loop.
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Client } from 'undici';
@@ -52,6 +51,7 @@ import { summarize, type Figures, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { defineScenario, type BenchPartner, type MeasureContext, type ScenarioRun } from '../lib/types.ts';
 import partnersMe from './partners-me.ts';
+import { loadAverage, round1, round3 } from '../lib/measure.ts';
 
 const driverFlag = '--hosted-verification-driver';
 const imageBytes = 1_500_000;
@@ -60,9 +60,6 @@ const sliceDeadlineMs = 300_000;
 const callNames = ['details', 'document', 'selfie', 'submit'] as const;
 type CallName = (typeof callNames)[number];
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
 // ---- The images ----
 

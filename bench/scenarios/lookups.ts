@@ -15,7 +15,6 @@
 //   second from the workers' start to the last completion (the workers' rate);
 // - live: the workers running while N lookups are posted: first lookup created to last completed.
 // Every lookup must end COMPLETED, its job SUCCEEDED and its business-lookup.completed event written.
-import os from 'node:os';
 import { lookupJobs, processLookupJob } from '../../src/modules/lookups/lookups.jobs.ts';
 import { acnCheckDigit, isValidAcn } from '../../src/platform/business-numbers.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -26,6 +25,7 @@ import type { Figures } from '../lib/load.ts';
 import { createRandom, weighted, type Random } from '../lib/random.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { defineScenario, type BenchRequest, type MeasureContext, type ScenarioRun } from '../lib/types.ts';
+import { loadAverage, round1, round3 } from '../lib/measure.ts';
 
 /** Distinct bodies for the request part; more than a 10-s run sends to either server. */
 const requestBodies = 20_000;
@@ -33,9 +33,6 @@ const requestBodies = 20_000;
 const settleDeadlineMs = 120_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
 const specialAbns = new Set([abnNotOnRegister, abnRegisterUnavailable, abnTransientlyUnavailable, ...tableBusinesses.keys(), ...tableCompaniesByAbn.keys()]);
 

@@ -29,10 +29,9 @@ import { generateMonitoredContacts } from '../lib/monitoring-contacts.ts';
 import { generateScreeningList } from '../lib/screening-list.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario, type MeasureContext } from '../lib/types.ts';
+import { loadAverage, round3 } from '../lib/measure.ts';
 
 const goalSeconds = 60;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -12,17 +12,17 @@
 // baseline's text is counted right when it holds both lines as they are.
 //
 // OCR needs no database: the scenario runs once, on the run's first back-end.
-import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM } from 'tesseract.js';
 import { createMrzReader, type MrzImage } from '../../src/modules/verifications/mrz/mrz-reader.ts';
 import { generatePassport, passportVariants, type PassportCase, type PassportVariant } from '../../test/helpers/passport-images.ts';
-import { summarize, type RawRun } from '../lib/load.ts';
+import { summarize } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
+import { loadAverage, rawRun, round1, timed } from '../lib/measure.ts';
 
 /** The goals: ≥ 90 % read exactly overall, every clean page, no read over a few seconds (3 s here). */
 const goals = { overallRate: 0.9, cleanRate: 1, maxReadMs: 3000, minSpeedRatio: 0.2 };
@@ -53,29 +53,7 @@ async function createPlainOcr() {
   };
 }
 
-interface Timed<T> {
-  ms: number;
-  cpuUs: number;
-  value: T;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const value = await fn();
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpuUs: used.user + used.system, value };
-}
-
-function rawRun(latencies: number[], cpuUs: number): RawRun {
-  const seconds = latencies.reduce((a, b) => a + b, 0) / 1000;
-  return { count: latencies.length, seconds, latencies: Float64Array.from(latencies), unexpectedStatus: {}, errors: 0, timeouts: 0, serverCpuUs: cpuUs };
-}
-
 const percent = (n: number, of: number) => (of ? Math.round((n / of) * 1000) / 10 : 0);
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);

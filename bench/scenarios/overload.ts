@@ -18,6 +18,7 @@ import { startLoadGenerator, summarize, type Figures, type LoadGeneratorHandle }
 import { scenarioResult } from '../lib/report.ts';
 import { startServerProcess, type WindowFigures } from '../lib/server-process.ts';
 import { defineScenario, type BenchRequest, type MeasureContext } from '../lib/types.ts';
+import { round1, round3 } from '../lib/measure.ts';
 
 const capacityConnections = 32;
 const burstConnections = 2000;
@@ -27,8 +28,6 @@ const defaultLimit = Number(settingDocs.find((s) => s.name === 'MAX_IN_FLIGHT_RE
 /** A limit no burst here reaches: shedding off. */
 const noLimit = 1_000_000_000;
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const mib = (bytes: number) => round1(bytes / 2 ** 20);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

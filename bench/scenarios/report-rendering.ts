@@ -12,7 +12,6 @@
 // BENCH_SLICES slices, 20 × BENCH_SECONDS of each in all (200 by default). Every render of a model must give
 // the same bytes as its first: a difference makes the run INVALID (the renderers promise reproducible output).
 import { createHash } from 'node:crypto';
-import os from 'node:os';
 import { renderEntityReport } from '../../src/modules/verifications/reports/entity-report.ts';
 import { renderIndividualReport } from '../../src/modules/verifications/reports/individual-report.ts';
 import { createPdfDocument, fontFiles } from '../../src/modules/verifications/reports/pdf-document.ts';
@@ -21,6 +20,7 @@ import { summarize, type Figures, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
+import { loadAverage, round1, round3 } from '../lib/measure.ts';
 
 /** (a): the same document as a report's (createPdfDocument: A4, fonts, settings), one line per face, nothing laid out. */
 function renderBaseline(): Promise<Buffer> {
@@ -39,9 +39,6 @@ function renderBaseline(): Promise<Buffer> {
 type Side = 'baseline' | 'entity' | 'individual';
 const sides: Side[] = ['baseline', 'entity', 'individual'];
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 const sha256 = (pdf: Buffer) => createHash('sha256').update(pdf).digest('hex');
 
 const description = 'Entity report, ten people (and individual report) vs a one-page PDF with the same embedded fonts';

@@ -14,7 +14,6 @@
 // The engine is in-memory and uses no database, so the scenario runs once, on the first back-end of
 // the run, rather than once per back-end with the same figures.
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import type { EntryKind } from '../../src/modules/screening/list-entry.ts';
 import { buildIndex, type IndexedEntry, type Match, type ScreeningIndex, type ScreeningQuery } from '../../src/modules/screening/matching/screening-index.ts';
 import { summarize, type RawRun } from '../lib/load.ts';
@@ -22,6 +21,7 @@ import { scenarioResult } from '../lib/report.ts';
 import { generateScreeningList, generateScreeningQueries, type BenchQuery } from '../lib/screening-list.ts';
 import { readSettings } from '../lib/settings.ts';
 import { defineScenario } from '../lib/types.ts';
+import { loadAverage, rawRun, round1, round3 } from '../lib/measure.ts';
 
 /** The issue's goals: p99 through the index under 5 ms, and at least 20× faster than brute force at p50. */
 const maxIndexP99Ms = 5;
@@ -114,14 +114,6 @@ function timeBoth(index: ScreeningIndex, query: ScreeningQuery, threshold: numbe
   return out;
 }
 
-function rawRun(latencies: number[], cpuUs: number): RawRun {
-  const seconds = latencies.reduce((a, b) => a + b, 0) / 1000;
-  return { count: latencies.length, seconds, latencies: Float64Array.from(latencies), unexpectedStatus: {}, errors: 0, timeouts: 0, serverCpuUs: cpuUs };
-}
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 const minutes = (ms: number) => (ms >= 90_000 ? `${round1(ms / 60_000)} min` : `${round1(ms / 1000)} s`);
 
 const description = 'One screening against a generated list: the blocking index (search) vs scoring every name (searchAll)';

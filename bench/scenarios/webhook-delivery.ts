@@ -20,7 +20,6 @@
 //   to the moment the sink (another process, same monotonic clock) has the request's headers.
 //
 // The sink is a plain node:http server in a child process answering 200 at once (bench/lib/sink.ts).
-import os from 'node:os';
 import { notificationBody, signedHeaders } from '../../src/modules/webhooks/body.ts';
 import { createDeliverer, type Deliverer } from '../../src/modules/webhooks/delivery.ts';
 import { newWebhookSecret } from '../../src/modules/webhooks/destinations.service.ts';
@@ -32,6 +31,7 @@ import { summarize, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
 import { monotonicMs, startSink, type Sink } from '../lib/sink.ts';
 import { defineScenario, type MeasureContext } from '../lib/types.ts';
+import { loadAverage, round1, round3 } from '../lib/measure.ts';
 
 /** How long one slice may take before the run is declared broken. */
 const sliceDeadlineMs = 120_000;
@@ -269,9 +269,6 @@ function realSide(ctx: MeasureContext, sink: Sink, tally: SinkTally, dispatcher:
 /** (b)'s emission, per throughput slice: to tell a slow dispatcher from slow emitters. */
 const emitted: Array<{ count: number; ms: number }> = [];
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
 const description = 'Webhook notifications/s: outbox.emit + dispatcher (claim, sign, POST, record) vs the deliverer posting signed bodies alone';
 
