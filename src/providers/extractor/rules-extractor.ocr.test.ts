@@ -4,22 +4,9 @@
 // must be what the deed says, and every quote must still be the page's own text.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, type DeedPage, type ExtractedParty } from '../../modules/deeds/deed-payload.ts';
-import { quotesFound } from '../../modules/deeds/quotes.ts';
-import { createRulesExtractor } from './rules-extractor.ts';
+import { extract, roster } from '../../../test/helpers/extraction.ts';
 
-async function extractOcr(texts: string[]): Promise<DeedExtraction> {
-  const pages: DeedPage[] = texts.map((text, i) => ({ number: i + 1, text, source: 'OCR' }));
-  const result = await createRulesExtractor().extract(pages);
-  assert.ok(result.ok, 'the extractor answers');
-  assert.ok(Value.Check(DeedExtraction, result.extraction), 'the answer passes the payload schema');
-  assert.ok(quotesFound(result.extraction, pages), 'every quote is on its page');
-  return result.extraction;
-}
-
-const nameOf = (p: ExtractedParty) => p.businessName ?? `${p.firstName} ${p.lastName}`;
-const roster = (e: DeedExtraction) => e.parties.map((p) => `${p.role} ${p.partyKind} ${nameOf(p)}`).sort();
+const extractOcr = (texts: string[]) => extract(texts, 'OCR');
 
 const itemTable = `SOUTHERN CROSS UNIT TRUST |
 : Unit Trust Deed
@@ -80,9 +67,8 @@ describe('rules extractor on OCR’d pages', () => {
     const text = 'SCHEDULE\nName of Trust: Harbour Bare Trust\nTrustee: Harbour Custodians Pty Ltd A.C.N. 109.654.4426 ABN 20 109 654 426\nSettlor: Jane Doe\nEXECUTED as a deed';
     const e = await extractOcr([text]);
     assert.deepEqual(e.parties.filter((p) => p.role === 'TRUSTEE').map((p) => [p.acn, p.abn]), [['109654426', '20109654426']]);
-    const layer = await createRulesExtractor().extract([{ number: 1, text, source: 'TEXT_LAYER' }]);
-    assert.ok(layer.ok);
-    assert.deepEqual(layer.extraction.parties.filter((p) => p.role === 'TRUSTEE').map((p) => [p.acn, p.abn]), [[null, '20109654426']]);
+    const layer = await extract([text], 'TEXT_LAYER');
+    assert.deepEqual(layer.parties.filter((p) => p.role === 'TRUSTEE').map((p) => [p.acn, p.abn]), [[null, '20109654426']]);
   });
 
   it('leaves out a dangling quote mark after the trust’s name and a page footer after the last value', async () => {
@@ -92,9 +78,7 @@ describe('rules extractor on OCR’d pages', () => {
   });
 
   it('keeps a text layer’s commas and capitals strict: `4, specified` is no label there', async () => {
-    const pages: DeedPage[] = [{ number: 1, text: 'SCHEDULE\n1. Name of Trust Wilson Family Trust\n2. Settlor Jane Doe\n4, specified Beneficiaries Charlotte Wilson\nEXECUTED as a deed', source: 'TEXT_LAYER' }];
-    const result = await createRulesExtractor().extract(pages);
-    assert.ok(result.ok);
-    assert.deepEqual(roster(result.extraction), ['SETTLOR INDIVIDUAL Jane Doe']);
+    const layer = await extract(['SCHEDULE\n1. Name of Trust Wilson Family Trust\n2. Settlor Jane Doe\n4, specified Beneficiaries Charlotte Wilson\nEXECUTED as a deed'], 'TEXT_LAYER');
+    assert.deepEqual(roster(layer), ['SETTLOR INDIVIDUAL Jane Doe']);
   });
 });

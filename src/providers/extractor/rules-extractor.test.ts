@@ -3,24 +3,10 @@
 // OCR's line breaks, and the answer's promises (schema, verbatim quotes, no date of birth, no logging).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, type DeedPage, type ExtractedParty } from '../../modules/deeds/deed-payload.ts';
-import { quotesFound } from '../../modules/deeds/quotes.ts';
+import type { DeedExtraction, ExtractedParty } from '../../modules/deeds/deed-payload.ts';
 import { createRulesExtractor } from './rules-extractor.ts';
+import { extract, nameOf, pagesOf, roster } from '../../../test/helpers/extraction.ts';
 
-const pagesOf = (texts: string[], source: DeedPage['source'] = 'TEXT_LAYER'): DeedPage[] => texts.map((text, i) => ({ number: i + 1, text, source }));
-
-async function extract(texts: string[], source: DeedPage['source'] = 'TEXT_LAYER'): Promise<DeedExtraction> {
-  const pages = pagesOf(texts, source);
-  const result = await createRulesExtractor().extract(pages);
-  assert.ok(result.ok, 'the extractor answers');
-  assert.ok(Value.Check(DeedExtraction, result.extraction), 'the answer passes the payload schema');
-  assert.ok(quotesFound(result.extraction, pages), 'every quote is on its page');
-  return result.extraction;
-}
-
-const nameOf = (p: ExtractedParty) => p.businessName ?? `${p.firstName} ${p.lastName}`;
-const roster = (e: DeedExtraction) => e.parties.map((p) => `${p.role} ${p.partyKind} ${nameOf(p)}`).sort();
 function find(e: DeedExtraction, role: ExtractedParty['role'], name: string): ExtractedParty {
   const party = e.parties.find((p) => p.role === role && nameOf(p).toLowerCase() === name.toLowerCase());
   assert.ok(party, `${role} ${name} in ${JSON.stringify(roster(e))}`);
