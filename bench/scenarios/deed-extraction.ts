@@ -65,7 +65,6 @@ function scannedMaxPages(): number {
 /** Where each kind of deed's pages come from. */
 const pageSources = { 'born-digital': readTextLayer } as const;
 
-
 const description = 'Deed extraction: the rules extractor on the generated corpus vs reading the deeds’ text layers';
 
 export default defineScenario({

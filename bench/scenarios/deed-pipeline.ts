@@ -50,7 +50,6 @@ function wholeNumber(name: string, fallback: number, min: number): number {
   return n;
 }
 
-
 /**
  * CPU of this process, and of its children that have exited (Linux's /proc/self/stat, 10-ms ticks), µs: the
  * pipeline's child does its work out of this process. Null for the children where there is no /proc.

@@ -60,7 +60,6 @@ const sliceDeadlineMs = 300_000;
 const callNames = ['details', 'document', 'selfie', 'submit'] as const;
 type CallName = (typeof callNames)[number];
 
-
 // ---- The images ----
 
 /** sampleJpeg with APP2 segments of random bytes (at most 65 533 bytes each) making it `total` bytes. */

@@ -269,7 +269,6 @@ function realSide(ctx: MeasureContext, sink: Sink, tally: SinkTally, dispatcher:
 /** (b)'s emission, per throughput slice: to tell a slow dispatcher from slow emitters. */
 const emitted: Array<{ count: number; ms: number }> = [];
 
-
 const description = 'Webhook notifications/s: outbox.emit + dispatcher (claim, sign, POST, record) vs the deliverer posting signed bodies alone';
 
 export default defineScenario({

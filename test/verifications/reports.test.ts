@@ -4,6 +4,8 @@
 // hand-built one, the person's verified identity and checks. The URL expires after 15 minutes and any
 // change to it is 403; TPB_POI has no entity report; another partner's request is 404.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxScreeningFixture } from '../../src/cli/serve.ts';
 import { createManualClock } from '../../src/platform/clock.ts';
@@ -46,6 +48,8 @@ const open = (url: string) => t.app.inject({ method: 'GET', url: url.replace('ht
 
 async function reportText(url: string): Promise<string[]> {
   const res = await open(url);
+  // REPORTS_OUT=dir keeps each PDF, to look at its pages (pdftoppm).
+  if (process.env.REPORTS_OUT) writeFileSync(path.join(process.env.REPORTS_OUT, `${new URL(url).pathname.split('/').slice(-3).join('-')}`), res.rawPayload);
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.headers['content-type'], 'application/pdf');
   assert.equal(res.headers['cache-control'], 'no-store');
@@ -90,6 +94,10 @@ describe('the entity report', () => {
     assert.match(text, /On the register as [A-Z][a-z]+ .*[A-Z]{3,}/);
     assert.ok(text.includes('The verified name is not the name on the register.'));
     assert.ok(!text.includes('Register data is unavailable'), 'a lookup-bound request has register data');
+    // The individual report compares the verified name with the register's too.
+    const individual = (await reportText((await reportUrl(created.id, reviewed)).url)).join('\n');
+    assert.match(individual, /On the register as [A-Z][a-z]+ .*[A-Z]{3,}/);
+    assert.ok(individual.includes('The verified name is not the name on the register.'));
     for (const [i, page] of pages.entries()) {
       assert.ok(page.includes(created.id), `page ${i + 1} names the request`);
       assert.ok(page.includes(`Page ${i + 1} of ${pages.length}`), `page ${i + 1} is numbered`);
