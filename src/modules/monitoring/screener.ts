@@ -56,10 +56,18 @@ export interface ScreenerDeps {
 export function createScreener(deps: ScreenerDeps) {
   const dateOfBirthOf = (row: repo.MonitoredRow) => (row.date_of_birth_sealed ? deps.openDateOfBirth(row.date_of_birth_sealed) : null);
 
-  function startRun(loaded: LoadedIndex): ScreeningRun {
+  // The categories a loaded version covers, worked out once per version (every contact's own screening starts a run).
+  const coveredBy = new WeakMap<LoadedIndex['index'], ReadonlySet<string>>();
+  function coveredCategories(loaded: LoadedIndex): ReadonlySet<string> {
+    let categories = coveredBy.get(loaded.index);
     // Entries tagged ADVERSE_MEDIA in a sanctions list are not an adverse-media source (news monitoring),
     // which PVS does not have: only list categories count as covered.
-    const categories = new Set(loaded.index.entries.flatMap((e) => e.categories).filter((c) => listCoverages.has(c)));
+    if (!categories) coveredBy.set(loaded.index, (categories = new Set(loaded.index.entries.flatMap((e) => e.categories).filter((c) => listCoverages.has(c)))));
+    return categories;
+  }
+
+  function startRun(loaded: LoadedIndex): ScreeningRun {
+    const categories = coveredCategories(loaded);
     const deltas = new Map<number, Promise<ScreeningIndex>>();
     return {
       loaded,

@@ -87,10 +87,8 @@ export function createSubscriptionService(deps: SubscriptionDeps) {
   return {
     async get(tenant: Tenant, contactId: string): Promise<Subscription> {
       await requireEligible(tenant);
-      return db.transaction(async (tx) => {
-        await ownContact(tx, tenant, contactId);
-        return toSubscription(contactId, await repo.findSubscription(tx, tenant, contactId));
-      });
+      if (!(await contactsRepo.findContact(db, tenant, contactId))) throw notFound(`Contact ${contactId}`);
+      return toSubscription(contactId, await repo.findSubscription(db, tenant, contactId));
     },
 
     async put(tenant: Tenant, contactId: string, body: PutSubscriptionBody): Promise<Subscription> {
