@@ -1,5 +1,8 @@
 // Builds the HTTP server from the services it is given. It chooses nothing; services.ts does.
 import formBody from '@fastify/formbody';
+import { registerWebAssets } from './web/assets.ts';
+import { consoleArea } from './web/console/console.ts';
+import { portalArea } from './web/portal/portal.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
@@ -114,6 +117,10 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     }),
     { prefix: '/v1' },
   );
+  // The partner portal and the operator console: server-rendered pages behind sessions (src/web/area.ts).
+  registerWebAssets(app);
+  await app.register(portalArea(services), { prefix: '/portal' });
+  await app.register(consoleArea(services), { prefix: '/console' });
   // PVS's own operators (docs/operators.md): signing in is public; every other /ops/v1 route is
   // registered inside opsApi, which is what makes it need an operator token.
   await app.register(operatorTokenRoutes({ operators: services.operators, limiter: services.tokenLimiter }), { prefix: '/ops/v1' });

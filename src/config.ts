@@ -68,6 +68,8 @@ const settings = {
   DEED_DEADLINE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 3600 }), default: 900, doc: 'how long reading a deed (text layer, OCR, TFN scan) may take before the analysis fails TIMED_OUT; 150 scanned pages took 333 s on 2 quiet cores and 750 s on busy ones (bench/README.md)' },
   DEED_OCR_CONCURRENCY: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: 0, doc: 'pages of one deed read by OCR at once; 0 means one per core' },
   LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
+  WEB_SESSION_IDLE_MINUTES: { schema: Type.Integer({ minimum: 5, maximum: 1440 }), default: 30, doc: 'a portal or console session unused this long ends; sign in again' },
+  WEB_SESSION_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 12, doc: 'a portal or console session ends this long after sign-in, however much it is used' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
   PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },

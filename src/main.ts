@@ -76,6 +76,34 @@ operator
     print(result, Boolean(options.json), (r: { operatorId: string; email: string; disabledAt: string }) => `Operator ${r.operatorId} (${r.email}) is disabled since ${r.disabledAt}`);
   });
 
+const portalUser = program.command('portal-user').description("a partner's staff who sign in to the portal (/portal)");
+portalUser
+  .command('create')
+  .description("create a portal login for a partner's staff member; prints a one-time password, to be replaced at the first sign-in")
+  .requiredOption('--partner <id>', 'the partner (ptn_…) whose portal they sign in to')
+  .requiredOption('--email <email>', 'their email address, which they sign in with')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { partner: string; email: string; json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'portal-user-create', { partnerId: options.partner, email: options.email });
+    print(result, Boolean(options.json), (r: { portalUserId: string; partnerId: string; email: string; password: string }) =>
+      [
+        `portalUserId  ${r.portalUserId}`,
+        `partnerId     ${r.partnerId}`,
+        `email         ${r.email}`,
+        `password      ${r.password}   (one-time: shown once, replaced at the first sign-in)`,
+      ].join('\n'),
+    );
+  });
+portalUser
+  .command('disable')
+  .description('disable a portal login: it can no longer sign in, and its sessions end at once')
+  .requiredOption('--email <email>', 'their email address')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { email: string; json?: boolean }) => {
+    const result = await runAdminCommand(config(), 'portal-user-disable', { email: options.email });
+    print(result, Boolean(options.json), (r: { portalUserId: string; email: string; disabledAt: string }) => `Portal user ${r.portalUserId} (${r.email}) is disabled since ${r.disabledAt}`);
+  });
+
 const destination = program.command('destination').description('webhook destinations');
 destination
   .command('create')

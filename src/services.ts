@@ -10,6 +10,9 @@ import { createApiClientService, type ApiClientService } from './modules/partner
 import { createPartnerService, type PartnerService } from './modules/partners/partners.service.ts';
 import { createOperatorTokens } from './modules/operators/operator-tokens.ts';
 import { createOperatorService, type OperatorService } from './modules/operators/operators.service.ts';
+import { createPortalUserService, type PortalUserService } from './modules/accounts/portal-users.service.ts';
+import { createAuditService, type AuditService } from './modules/audit/audit.service.ts';
+import { createSessionService, type SessionService } from './web/session/sessions.service.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { guardDatabase } from './platform/db/availability.ts';
 import type { Database } from './platform/db/database.ts';
@@ -89,8 +92,14 @@ export interface Services {
   tokens: TokenService;
   partners: PartnerService;
   apiClients: ApiClientService;
-  /** PVS's own operators: accounts, sign-in at /ops/v1/token, and who an ops token stands for. */
+  /** PVS's own operators: accounts, sign-in at /ops/v1/token and /console, and who an ops token stands for. */
   operators: OperatorService;
+  /** Partners' staff who sign in to /portal. */
+  portalUsers: PortalUserService;
+  /** The portal's and the console's sessions. */
+  webSessions: SessionService;
+  /** What people did in the portal and the console. */
+  audit: AuditService;
   destinations: DestinationService;
   notifications: NotificationService;
   gateway: PaymentGateway;
@@ -393,6 +402,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       partners,
       apiClients: createApiClientService({ db, clock }),
       operators,
+      portalUsers: createPortalUserService({ db, clock, logger: logger.child({ module: 'portal-users' }), partners }),
+      webSessions: createSessionService({
+        db,
+        clock,
+        secretKey: config.SECRET_KEY,
+        idleSeconds: config.WEB_SESSION_IDLE_MINUTES * 60,
+        absoluteSeconds: config.WEB_SESSION_HOURS * 3600,
+      }),
+      audit: createAuditService({ db, clock }),
       destinations: createDestinationService({ db, clock, environment: config.ENVIRONMENT, secrets: webhookSecrets }),
       notifications: createNotificationService({
         db,

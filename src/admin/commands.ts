@@ -3,7 +3,7 @@
 // its loopback-only admin endpoint (an embedded database the server holds; PGlite allows one process).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CreatePartnerInput } from '../modules/partners/partners.schemas.ts';
-import { CreateOperatorInput } from '../modules/operators/operators.schemas.ts';
+import { CreateOperatorInput, OperatorEmail } from '../modules/operators/operators.schemas.ts';
 import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas.ts';
 import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
@@ -45,6 +45,18 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: CreateOperatorInput,
     options: { email: '--email' },
     run: (services, input) => services.operators.disable(input),
+  }),
+  'portal-user-create': command({
+    name: 'portal-user-create',
+    input: Type.Object({ partnerId: Type.String({ minLength: 1, maxLength: 64 }), email: OperatorEmail }, { additionalProperties: false }),
+    options: { partnerId: '--partner', email: '--email' },
+    run: (services, input) => services.portalUsers.create(input),
+  }),
+  'portal-user-disable': command({
+    name: 'portal-user-disable',
+    input: Type.Object({ email: OperatorEmail }, { additionalProperties: false }),
+    options: { email: '--email' },
+    run: (services, input) => services.portalUsers.disable(input.email),
   }),
   'destination-create': command({
     name: 'destination-create',

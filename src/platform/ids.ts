@@ -23,6 +23,8 @@ export const idPrefixes = {
   request: 'req',
   signingKey: 'key',
   operator: 'opr',
+  portalUser: 'usr',
+  auditEntry: 'aud',
   evidenceRead: 'evr',
 } as const;
 

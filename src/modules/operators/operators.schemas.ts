@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { newPasswordMinLength, passwordMaxLength } from './passwords.ts';
+import { newPasswordMinLength, passwordMaxLength } from '../accounts/passwords.ts';
 
 // The same email format requests and admin commands check (ajv-formats' `email`), in words.
 export const OperatorEmail = Type.String({

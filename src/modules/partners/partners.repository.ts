@@ -9,6 +9,8 @@ export interface PartnerRow {
   monitoring_eligible: boolean;
   commission_bps: number;
   created_at: Date;
+  /** Set by an operator: the partner's clients get no tokens and their tokens stop working. */
+  disabled_at?: Date | null;
 }
 
 export async function insertPartner(db: Executor, partner: PartnerRow): Promise<void> {
@@ -70,15 +72,18 @@ export async function revokeApiClient(db: Executor, tenant: Tenant, id: string, 
   return rows[0];
 }
 
-/** Whether a client may still use its tokens (revocation takes effect within the token cache time). */
+/** Whether a client may still use its tokens (revocation, or its partner disabled, takes effect within the token cache time). */
 export async function isClientActive(db: Executor, clientId: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM api_clients WHERE id = $1 AND revoked_at IS NULL', [clientId]);
+  const rows = await db.query(
+    'SELECT 1 FROM api_clients c JOIN partners p ON p.id = c.partner_id WHERE c.id = $1 AND c.revoked_at IS NULL AND p.disabled_at IS NULL',
+    [clientId],
+  );
   return rows.length === 1;
 }
 
 /** The caller's own partner record. */
 export async function findOwnPartner(db: Executor, tenant: Tenant): Promise<PartnerRow | undefined> {
-  const rows = await db.query<PartnerRow>('SELECT id, name, environment, monitoring_eligible, commission_bps, created_at FROM partners WHERE id = $1', [tenant.partnerId]);
+  const rows = await db.query<PartnerRow>('SELECT id, name, environment, monitoring_eligible, commission_bps, created_at, disabled_at FROM partners WHERE id = $1', [tenant.partnerId]);
   return rows[0];
 }
 
@@ -89,7 +94,8 @@ export async function countPartners(db: Executor): Promise<number> {
 
 export async function findActiveClient(db: Executor, clientId: string): Promise<{ clientId: string; partnerId: string; secretHash: string } | undefined> {
   const rows = await db.query<{ id: string; partner_id: string; secret_hash: string }>(
-    'SELECT id, partner_id, secret_hash FROM api_clients WHERE id = $1 AND revoked_at IS NULL',
+    `SELECT c.id, c.partner_id, c.secret_hash FROM api_clients c JOIN partners p ON p.id = c.partner_id
+     WHERE c.id = $1 AND c.revoked_at IS NULL AND p.disabled_at IS NULL`,
     [clientId],
   );
   const row = rows[0];

@@ -12,6 +12,8 @@ export interface PartnerService {
   create(input: CreatePartnerInput): Promise<CreatedPartner>;
   getOwn(tenant: Tenant): Promise<Partner>;
   count(): Promise<number>;
+  /** The partner's name and whether an operator disabled it; undefined when it does not exist. */
+  standing(tenant: Tenant): Promise<{ name: string; disabled: boolean } | undefined>;
 }
 
 export function toPartner(row: repo.PartnerRow): Partner {
@@ -55,5 +57,10 @@ export function createPartnerService(deps: { db: Database; clock: Clock; environ
     },
 
     count: () => repo.countPartners(deps.db),
+
+    async standing(tenant) {
+      const row = await repo.findOwnPartner(deps.db, tenant);
+      return row && { name: row.name, disabled: row.disabled_at != null };
+    },
   };
 }

@@ -75,8 +75,12 @@ function bodyProblems(request: FastifyRequest): FieldProblem[] {
     const key = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body)[0] : undefined;
     return [{ pointer: key === undefined ? '' : `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is not accepted: this operation takes no body' }];
   }
-  // A form (the token endpoint) is text fields, one line each; JSON strings may be free text.
-  const form = typeof request.headers['content-type'] === 'string' && request.headers['content-type'].startsWith('application/x-www-form-urlencoded');
+  // A form (the token endpoint) is text fields, one line each; JSON strings may be free text, and so may
+  // the fields of the portal's and console's forms (a decision's note).
+  const form =
+    typeof request.headers['content-type'] === 'string' &&
+    request.headers['content-type'].startsWith('application/x-www-form-urlencoded') &&
+    request.routeOptions.config.webForm !== true;
   return inspectDocument(body, jsonBodyLimits, { multiline: !form, max: maxProblems });
 }
 

@@ -1,0 +1,5 @@
+// (being written)
+import type { HttpApp } from '../../platform/http/types.ts';
+import type { ConsoleDeps } from './console.ts';
+
+export function registerAlertPages(_app: HttpApp, _deps: ConsoleDeps): void {}

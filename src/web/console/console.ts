@@ -1,0 +1,48 @@
+// The operator console at /console: PVS's own operators, across partners. Decisions go through the same
+// services as the /ops/v1 API, and every decision and change is written to the audit log.
+import type { AuditService } from '../../modules/audit/audit.service.ts';
+import type { OperatorService } from '../../modules/operators/operators.service.ts';
+import type { HttpApp } from '../../platform/http/types.ts';
+import type { Services } from '../../services.ts';
+import { webArea } from '../area.ts';
+import type { SessionService } from '../session/sessions.service.ts';
+import type { NavItem } from '../shell.ts';
+import { registerAlertPages } from './alert-pages.ts';
+import { registerAuditPages } from './audit-pages.ts';
+import { registerPartnerPages } from './partner-pages.ts';
+import { registerReviewPages } from './review-pages.ts';
+
+export const consoleNav: NavItem[] = [
+  { key: 'reviews', label: 'Review queue', href: '/console' },
+  { key: 'alerts', label: 'Monitoring alerts', href: '/console/alerts' },
+  { key: 'partners', label: 'Partners', href: '/console/partners' },
+  { key: 'evidence-reads', label: 'Evidence reads', href: '/console/evidence-reads' },
+  { key: 'audit', label: 'Audit log', href: '/console/audit' },
+];
+
+export type ConsoleDeps = Pick<
+  Services,
+  'verifications' | 'verificationChecks' | 'evidence' | 'monitoringAlerts' | 'partners' | 'portalUsers' | 'db' | 'clock' | 'settings'
+> & { operators: OperatorService; webSessions: SessionService; audit: AuditService };
+
+export function consoleArea(deps: ConsoleDeps) {
+  return webArea(
+    {
+      area: 'console',
+      title: 'Operator console',
+      sessions: deps.webSessions,
+      accounts: deps.operators.accounts,
+      nav: consoleNav,
+      describe: async () => ({}),
+      async onSignIn(account, event) {
+        await deps.audit.record({ actor: { kind: 'OPERATOR', id: account.id, email: account.email }, action: `session.${event.toLowerCase()}` });
+      },
+    },
+    (app: HttpApp) => {
+      registerReviewPages(app, deps);
+      registerAlertPages(app, deps);
+      registerPartnerPages(app, deps);
+      registerAuditPages(app, deps);
+    },
+  );
+}

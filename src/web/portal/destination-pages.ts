@@ -1,0 +1,5 @@
+// (being written)
+import type { HttpApp } from '../../platform/http/types.ts';
+import type { PortalDeps } from './portal.ts';
+
+export function registerDestinationPages(_app: HttpApp, _deps: PortalDeps): void {}
