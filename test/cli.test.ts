@@ -134,7 +134,9 @@ describe('serve on a fresh data directory', () => {
   it('prints the demo partner once, with the docs URL, and keeps it in a 0600 file', async () => {
     server = await serve(site);
     const out = server.stdout;
-    assert.match(out, new RegExp(`Docs {2}http://localhost:${site.port}/docs`));
+    assert.match(out, new RegExp(`Docs +http://localhost:${site.port}/docs`));
+    assert.match(out, new RegExp(`Portal +http://localhost:${site.port}/portal\n +Console +http://localhost:${site.port}/console`));
+    assert.match(out, /npx pvs portal-user create --partner ptn_\S+ --email you@example\.com/);
     const printed = {
       partnerId: /partnerId\s+(ptn_\S+)/.exec(out)?.[1],
       clientId: /clientId\s+(cli_\S+)/.exec(out)?.[1],
@@ -195,7 +197,7 @@ describe('serve on a fresh data directory', () => {
   it('a restart on the same data directory keeps the partners and prints no secret', async () => {
     server = await serve(site);
     assert.doesNotMatch(server.stdout, /clientSecret|pvs_secret_|demo partner/i, server.describe());
-    assert.match(server.stdout, /Docs {2}http:\/\/localhost:\d+\/docs/);
+    assert.match(server.stdout, /Docs +http:\/\/localhost:\d+\/docs/);
     assert.equal((await me(site.port, created)).name, 'Charlie Bookkeeping');
     assert.equal((await me(site.port, demo)).name, 'Demo Partner');
     assert.deepEqual(await server.terminate(), { code: 0, signal: null }, server.describe());
@@ -223,7 +225,7 @@ describe('serve --role api and --role worker', () => {
     const worker = pvs(site, ['serve', '--role', 'worker'], { DATA_DIR: workerDir, PORT: String(await freePort()) });
     try {
       await api.waitReady(site.port);
-      await api.waitForStdout(/PVS \(api\) running[\s\S]*Docs {2}http:\/\/\S+\/docs\n/);
+      await api.waitForStdout(/PVS \(api\) running[\s\S]*Docs +http:\/\/\S+\/docs\n/);
       await worker.waitForStdout(/PVS \(worker\) running in sandbox on PostgreSQL\n/);
       // The worker serves no HTTP and leaves the demo partner to the API: one partner, printed once.
       assert.doesNotMatch(worker.stdout, /clientSecret|Docs/, worker.describe());

@@ -32,6 +32,10 @@ async function ensureDemoPartner(services: Services): Promise<string[]> {
     `  partnerId     ${demo.partnerId}`,
     `  clientId      ${demo.clientId}`,
     `  clientSecret  ${demo.clientSecret}`,
+    'Sign in to its portal with a login of your own (the password printed is one-time):',
+    `  npx pvs portal-user create --partner ${demo.partnerId} --email you@example.com`,
+    'and to the operator console with:',
+    '  npx pvs operator create --email you@example.com',
   ];
 }
 
@@ -115,7 +119,14 @@ export async function runServe(config: Config, role: Role): Promise<void> {
 
   const banner = [
     `PVS ${role === 'all' ? '' : `(${role}) `}running in ${config.ENVIRONMENT} on ${services.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,
-    ...(app ? [`  API   ${config.PUBLIC_BASE_URL}`, `  Docs  ${config.PUBLIC_BASE_URL}/docs`] : []),
+    ...(app
+      ? [
+          `  API      ${config.PUBLIC_BASE_URL}`,
+          `  Docs     ${config.PUBLIC_BASE_URL}/docs`,
+          `  Portal   ${config.PUBLIC_BASE_URL}/portal`,
+          `  Console  ${config.PUBLIC_BASE_URL}/console`,
+        ]
+      : []),
     ...startLines,
   ];
   process.stdout.write(`${banner.join('\n')}\n`);

@@ -8,6 +8,7 @@ import type { AccountRow } from '../modules/accounts/accounts.repository.ts';
 import type { PasswordAccounts } from '../modules/accounts/password-accounts.ts';
 import { AppError } from '../platform/errors.ts';
 import type { HttpApp } from '../platform/http/types.ts';
+import { optionalBodyKeyword } from '../platform/http/validation.ts';
 import type { Tenant } from '../platform/tenancy.ts';
 import { html, type Html } from './html.ts';
 import type { SessionService, WebArea, WebSession } from './session/sessions.service.ts';
@@ -54,7 +55,10 @@ export interface AreaConfig {
   onSignIn?(account: AccountRow, event: 'SIGNED_IN' | 'SIGNED_OUT' | 'PASSWORD_REPLACED'): Promise<void>;
 }
 
+// Optional: a form with no fields (sign-out forged without its token) is an empty form, refused for its
+// missing token rather than as unreadable.
 const formSchema = {
+  [optionalBodyKeyword]: true,
   type: 'object',
   maxProperties: 100,
   additionalProperties: { anyOf: [{ type: 'string', maxLength: 10_000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 10_000 } }] },

@@ -18,7 +18,7 @@ const signInCookie = 'pvs_signin';
 export function safeNext(area: string, next: unknown): string {
   if (typeof next !== 'string' || next.length > 500) return `/${area}`;
   const inArea = next === `/${area}` || next.startsWith(`/${area}/`) || next.startsWith(`/${area}?`);
-  if (!inArea || next.includes('//') || next.includes('\\') || next.startsWith(`/${area}/login`) || next.startsWith(`/${area}/logout`)) return `/${area}`;
+  if (!inArea || next.includes('//') || next.includes('/.') || next.includes('\\') || next.startsWith(`/${area}/login`) || next.startsWith(`/${area}/logout`)) return `/${area}`;
   return next;
 }
 

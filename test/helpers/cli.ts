@@ -188,7 +188,7 @@ export async function run(site: Site, args: string[], env: Record<string, string
 export async function serve(site: Site, args: string[] = [], env: Record<string, string> = {}): Promise<Pvs> {
   const server = pvs(site, ['serve', ...args], env);
   await server.waitReady(Number(env.PORT ?? site.port));
-  await server.waitForStdout(/Docs {2}http:\/\/\S+\/docs\n/);
+  await server.waitForStdout(/Docs +http:\/\/\S+\/docs\n/);
   if (/demo partner was created/.test(server.stdout)) await server.waitForStdout(/clientSecret\s+\S+\n/);
   return server;
 }

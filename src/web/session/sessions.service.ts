@@ -98,8 +98,6 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
     signInCsrf(nonce: string): string {
       return hmacHex(csrfKey, `sign-in:${nonce}`);
     },
-
-    purgeEnded: () => repo.deleteEndedSessions(db, new Date(clock.now().getTime() - 86_400_000)),
   };
 }
 
