@@ -15,5 +15,5 @@ export default tseslint.config(
   },
   { files: ['scripts/**', 'bench/**'], rules: { 'no-console': 'off' } },
   // The hosted pages' scripts run in the browser.
-  { files: ['src/web/**/assets/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } } },
+  { files: ['src/web/**/assets/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly' } } },
 );

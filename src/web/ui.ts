@@ -17,7 +17,9 @@ export function table<T>(options: { caption: string; columns: Column<T>[]; rows:
 <caption class="${options.captionHidden ? 'visually-hidden' : ''}">${options.caption}</caption>
 <thead><tr>${options.columns.map((c) => html`<th scope="col" class="${c.numeric ? 'num' : ''}">${c.label}</th>`)}</tr></thead>
 <tbody>${options.rows.map(
-    (row) => html`<tr>${options.columns.map((c) => html`<td data-label="${c.label}" class="${c.numeric ? 'num' : ''}">${c.cell(row)}</td>`)}</tr>`,
+    // The cell's content in one element: on a phone the cell is a two-column grid (label, value), and
+    // content of several parts (text and a badge) must stay in the value's column.
+    (row) => html`<tr>${options.columns.map((c) => html`<td data-label="${c.label}" class="${c.numeric ? 'num' : ''}"><div>${c.cell(row)}</div></td>`)}</tr>`,
   )}</tbody>
 </table></div>`;
 }

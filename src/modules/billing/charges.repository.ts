@@ -212,6 +212,14 @@ export async function countVoidedCharges(db: Executor, runId: string): Promise<n
   return Number(row?.n ?? 0);
 }
 
+/** The contact's declined runs still waiting to be paid (the partner's own, by tenant), the latest first. */
+export async function listFailedRuns(db: Executor, tenant: Tenant, contactId: string): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `SELECT ${runColumns} FROM billing_runs WHERE partner_id = $1 AND contact_id = $2 AND status = 'FAILED' ORDER BY id DESC`,
+    [tenant.partnerId, contactId],
+  );
+}
+
 export async function countFailedRuns(db: Executor, contactId: string): Promise<number> {
   const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM billing_runs WHERE contact_id = $1 AND status = 'FAILED'`, [contactId]);
   return Number(row?.n ?? 0);

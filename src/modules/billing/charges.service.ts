@@ -171,6 +171,21 @@ export function createChargeService(deps: { db: Database; clock: Clock; prices: 
       return toPage((await repo.listCharges(db, tenant, query)).map(toCharge), query);
     },
 
+    /**
+     * Why a contact is blocked by a declined billing run: each unpaid run with the decline and when it is
+     * tried again (null: not until a new card is saved). The portal's contact page.
+     */
+    async failedRunsOf(tenant: Tenant, contactId: string) {
+      return (await repo.listFailedRuns(db, tenant, contactId)).map((run) => ({
+        id: run.id,
+        amount: run.amount,
+        attempts: run.attempts,
+        failureReason: run.failure_reason,
+        merchantAdviceCode: run.merchant_advice_code,
+        nextRetryAt: run.next_retry_at?.toISOString() ?? null,
+      }));
+    },
+
     async get(tenant: Tenant, id: string): Promise<Charge> {
       const row = await repo.findCharge(db, tenant, id);
       if (!row) throw notFound(`Charge ${id}`);

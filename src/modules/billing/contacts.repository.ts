@@ -40,11 +40,31 @@ export async function findContact(db: Executor, tenant: Tenant, id: string, opti
   return rows[0];
 }
 
-export async function listContacts(db: Executor, tenant: Tenant, query: { limit: number; from: number; externalId?: string }): Promise<ContactRow[]> {
+// The SQL form of contacts.service's billingStatusOf: blocked by the partner or by a declined run first.
+const billingStatusSql = `CASE WHEN billing_blocked OR payment_failed_at IS NOT NULL THEN 'BLOCKED'
+  WHEN payment_method_ref IS NOT NULL THEN 'BILLABLE' ELSE 'NO_PAYMENT_METHOD' END`;
+
+/** Oldest first (the API's order), or newest first (the portal's); `billingStatus` filters by billingStatusOf's answer. */
+export async function listContacts(
+  db: Executor,
+  tenant: Tenant,
+  query: { limit: number; from: number; externalId?: string; billingStatus?: string; newestFirst?: boolean },
+): Promise<ContactRow[]> {
   return db.query<ContactRow>(
-    `SELECT ${columns} FROM contacts WHERE partner_id = $1 AND ($2::text IS NULL OR external_id = $2) ORDER BY id LIMIT $3 OFFSET $4`,
-    [tenant.partnerId, query.externalId ?? null, query.limit + 1, query.from],
+    `SELECT ${columns} FROM contacts WHERE partner_id = $1 AND ($2::text IS NULL OR external_id = $2) AND ($3::text IS NULL OR ${billingStatusSql} = $3)
+     ORDER BY id ${query.newestFirst ? 'DESC' : 'ASC'} LIMIT $4 OFFSET $5`,
+    [tenant.partnerId, query.externalId ?? null, query.billingStatus ?? null, query.limit + 1, query.from],
   );
+}
+
+/** The partner's contacts that are not archived and cannot be billed now (BLOCKED), with how many there are in all. */
+export async function listBlockedContacts(db: Executor, tenant: Tenant, limit: number): Promise<{ rows: ContactRow[]; total: number }> {
+  const rows = await db.query<ContactRow & { total: string | number }>(
+    `SELECT ${columns}, count(*) OVER () AS total FROM contacts
+     WHERE partner_id = $1 AND archived_at IS NULL AND (billing_blocked OR payment_failed_at IS NOT NULL) ORDER BY updated_at DESC, id LIMIT $2`,
+    [tenant.partnerId, limit],
+  );
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
 }
 
 export async function updateContact(

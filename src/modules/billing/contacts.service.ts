@@ -60,8 +60,15 @@ export function createContactService(deps: { db: Database; clock: Clock; outbox:
       return toContact(row);
     },
 
-    async list(tenant: Tenant, query: { limit: number; from: number; externalId?: string }) {
+    /** Oldest first, as the API lists them; the portal asks newest first and may filter by billing status. */
+    async list(tenant: Tenant, query: { limit: number; from: number; externalId?: string; billingStatus?: BillingStatus; newestFirst?: boolean }) {
       return toPage((await repo.listContacts(db, tenant, query)).map(toContact), query);
+    },
+
+    /** Contacts (not archived) that checks cannot be billed to now: blocked by you or by a declined billing run. */
+    async listBlocked(tenant: Tenant, limit: number): Promise<{ total: number; data: Contact[] }> {
+      const { rows, total } = await repo.listBlockedContacts(db, tenant, limit);
+      return { total, data: rows.map(toContact) };
     },
 
     async get(tenant: Tenant, id: string): Promise<Contact> {

@@ -57,6 +57,15 @@ export async function listDeeds(db: Executor, tenant: Tenant, query: { limit: nu
   );
 }
 
+/** How many of the partner's analyses were created since `since`, by status (the portal's overview). */
+export async function countDeedsSince(db: Executor, tenant: Tenant, since: Date): Promise<Array<{ status: DeedStatus; n: number }>> {
+  const rows = await db.query<{ status: DeedStatus; n: string | number }>(
+    'SELECT status, count(*) AS n FROM deed_analyses WHERE partner_id = $1 AND created_at >= $2 GROUP BY status',
+    [tenant.partnerId, since],
+  );
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+}
+
 export async function markStarted(db: Executor, id: string, facts: { byteSize: number; pageCount: number }, at: Date): Promise<void> {
   await db.query("UPDATE deed_analyses SET status = 'PROCESSING', byte_size = $2, page_count = $3, started_at = $4, updated_at = $4 WHERE id = $1", [id, facts.byteSize, facts.pageCount, at]);
 }

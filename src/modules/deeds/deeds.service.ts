@@ -132,6 +132,11 @@ export function createDeedService(deps: DeedServiceDeps) {
       return { ...page, data: page.data.map(toDeedAnalysis) };
     },
 
+    /** How many analyses the partner created since `since`, by status (the portal's overview). */
+    async countSince(tenant: Tenant, since: Date): Promise<Partial<Record<repo.DeedStatus, number>>> {
+      return Object.fromEntries((await repo.countDeedsSince(db, tenant, since)).map((r) => [r.status, r.n]));
+    },
+
     /** DISCARDED from any state; the document is destroyed now. Delivered events and charges stay. */
     async discard(tenant: Tenant, id: string): Promise<DeedAnalysis> {
       const row = await own(tenant, id);

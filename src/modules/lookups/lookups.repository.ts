@@ -67,6 +67,15 @@ export async function listLookups(db: Executor, tenant: Tenant, query: { limit: 
   );
 }
 
+/** How many of the partner's lookups were created since `since`, by status (the portal's overview). */
+export async function countLookupsSince(db: Executor, tenant: Tenant, since: Date): Promise<Array<{ status: LookupRow['status']; n: number }>> {
+  const rows = await db.query<{ status: LookupRow['status']; n: string | number }>(
+    'SELECT status, count(*) AS n FROM business_lookups WHERE partner_id = $1 AND created_at >= $2 GROUP BY status',
+    [tenant.partnerId, since],
+  );
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+}
+
 export async function completeLookup(
   db: Executor,
   id: string,

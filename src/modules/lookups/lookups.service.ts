@@ -188,6 +188,42 @@ export function createLookupService(deps: {
       return toPage((await repo.listLookups(db, tenant, query)).map(toSummary), query);
     },
 
+    /**
+     * The portal's list: the API's summaries, each with the completeness the lookup stored. Reads no
+     * register and spends no read budget (the ownership view does both).
+     */
+    async listWithCompleteness(tenant: Tenant, query: { limit: number; from: number; status?: string }) {
+      const page = toPage(await repo.listLookups(db, tenant, query), query);
+      return { ...page, data: page.data.map((row) => ({ ...toSummary(row), completeness: row.ownership?.completeness ?? null })) };
+    },
+
+    /**
+     * What the lookup stored of its ownership structure, for showing without a read of the ownership view:
+     * its completeness and why, and how many blocked nodes and unlinked owners it has. Never the owners'
+     * personal details. Undefined until the lookup is COMPLETED.
+     */
+    async storedStructureOf(tenant: Tenant, id: string) {
+      const row = await repo.findLookup(db, tenant, id);
+      if (!row) throw notFound(`Business lookup ${id}`);
+      const structure = row.ownership;
+      if (row.status !== 'COMPLETED' || !structure) return undefined;
+      return {
+        completeness: structure.completeness,
+        reason: structure.reason,
+        ownershipSource: structure.ownershipSource,
+        complete: structure.complete,
+        truncated: structure.truncated,
+        blockedNodes: structure.blockedNodes.length,
+        unlinkedOwners: structure.unlinkedOwners.length,
+        structureAsOf: row.structure_as_of?.toISOString() ?? null,
+      };
+    },
+
+    /** How many lookups the partner made since `since`, by status. */
+    async countSince(tenant: Tenant, since: Date): Promise<Partial<Record<repo.LookupRow['status'], number>>> {
+      return Object.fromEntries((await repo.countLookupsSince(db, tenant, since)).map((r) => [r.status, r.n]));
+    },
+
     registry: views.registry,
     ownership: views.ownership,
 

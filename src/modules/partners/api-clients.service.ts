@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
+import { replaceApiClientSecret } from './api-clients.repository.ts';
 import type { ApiClient, CreateApiClientBody, CreatedApiClient } from './api-clients.schemas.ts';
 import * as repo from './partners.repository.ts';
 
@@ -47,6 +48,17 @@ export function createApiClientService(deps: { db: Database; clock: Clock }) {
       const row = await repo.findApiClient(deps.db, tenant, id);
       if (!row) throw notFound(`API client ${id}`);
       return toApiClient(row);
+    },
+
+    /**
+     * Gives an active client a new secret (from prepare()); the old one stops obtaining tokens at once,
+     * while tokens it already obtained live out their hour. The portal's "rotate secret".
+     */
+    async rotateSecret(tx: Tx, tenant: Tenant, id: string, prepared: PreparedClient): Promise<CreatedApiClient> {
+      const row = await replaceApiClientSecret(tx, tenant, id, prepared.secretHash);
+      if (row) return { ...toApiClient(row), clientSecret: prepared.secret };
+      if (await repo.findApiClient(tx, tenant, id)) throw new AppError('INVALID_STATE', 'This API client is revoked; a revoked client cannot be given a new secret');
+      throw notFound(`API client ${id}`);
     },
 
     async revoke(tenant: Tenant, id: string): Promise<ApiClient> {

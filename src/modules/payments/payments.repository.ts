@@ -46,15 +46,16 @@ export async function findPayment(db: Executor, tenant: Tenant, id: string, opti
   return rows[0];
 }
 
+/** Oldest first (the API's order), or newest first (the portal's). */
 export async function listPayments(
   db: Executor,
   tenant: Tenant,
-  query: { limit: number; from: number; status?: PaymentStatus; contactId?: string },
+  query: { limit: number; from: number; status?: PaymentStatus; contactId?: string; newestFirst?: boolean },
 ): Promise<PaymentRow[]> {
   return db.query<PaymentRow>(
     `SELECT ${columns} ${fromPayments}
      WHERE p.partner_id = $1 AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.contact_id = $3)
-     ORDER BY p.id LIMIT $4 OFFSET $5`,
+     ORDER BY p.id ${query.newestFirst ? 'DESC' : 'ASC'} LIMIT $4 OFFSET $5`,
     [tenant.partnerId, query.status ?? null, query.contactId ?? null, query.limit + 1, query.from],
   );
 }

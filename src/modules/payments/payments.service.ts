@@ -129,7 +129,8 @@ export function createPaymentService(deps: {
       return toPayment(row, codec);
     },
 
-    async list(tenant: Tenant, query: { limit: number; from: number; status?: PaymentStatus; contactId?: string }) {
+    /** Oldest first, as the API lists them; `newestFirst` for the portal. */
+    async list(tenant: Tenant, query: { limit: number; from: number; status?: PaymentStatus; contactId?: string; newestFirst?: boolean }) {
       const page = toPage(await repo.listPayments(db, tenant, query), query);
       return { ...page, data: page.data.map((row) => toPayment(row, codec)) };
     },

@@ -51,13 +51,27 @@ export async function findRequest(db: Executor, tenant: Tenant, id: string, opti
   return rows[0];
 }
 
-export async function listRequests(db: Executor, tenant: Tenant, query: { limit: number; from: number; status?: RequestStatus; lookupRequestId?: string }): Promise<RequestRow[]> {
+/** Oldest first (the API's order), or newest first (the portal's). */
+export async function listRequests(
+  db: Executor,
+  tenant: Tenant,
+  query: { limit: number; from: number; status?: RequestStatus; lookupRequestId?: string; newestFirst?: boolean },
+): Promise<RequestRow[]> {
   return db.query<RequestRow>(
     `SELECT ${requestColumns} FROM verification_requests
      WHERE partner_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR lookup_id = $3)
-     ORDER BY id LIMIT $4 OFFSET $5`,
+     ORDER BY id ${query.newestFirst ? 'DESC' : 'ASC'} LIMIT $4 OFFSET $5`,
     [tenant.partnerId, query.status ?? null, query.lookupRequestId ?? null, query.limit + 1, query.from],
   );
+}
+
+/** How many of the partner's requests were created since `since`, by status (the portal's overview). */
+export async function countRequestsSince(db: Executor, tenant: Tenant, since: Date): Promise<Array<{ status: RequestStatus; n: number }>> {
+  const rows = await db.query<{ status: RequestStatus; n: string | number }>(
+    'SELECT status, count(*) AS n FROM verification_requests WHERE partner_id = $1 AND created_at >= $2 GROUP BY status',
+    [tenant.partnerId, since],
+  );
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
 }
 
 export async function updateRequest(db: Executor, id: string, change: { status?: RequestStatus; structureConfirmed?: boolean }, at: Date): Promise<void> {
@@ -123,7 +137,41 @@ export async function listIndividuals(db: Executor, requestIds: string[]): Promi
   return db.query<IndividualRow>(`SELECT ${individualColumns} FROM verification_individuals WHERE request_id = ANY($1::text[]) ORDER BY request_id, position`, [requestIds]);
 }
 
+/** The partner's individuals in one status, the longest waiting first, with how many there are in all. */
+export async function listIndividualsInStatus(
+  db: Executor,
+  tenant: Tenant,
+  status: IndividualStatus,
+  limit: number,
+): Promise<{ rows: Array<Pick<IndividualRow, 'id' | 'request_id' | 'external_id' | 'role'> & { updated_at: Date }>; total: number }> {
+  const rows = await db.query<Pick<IndividualRow, 'id' | 'request_id' | 'external_id' | 'role'> & { updated_at: Date; total: string | number }>(
+    `SELECT id, request_id, external_id, role, updated_at, count(*) OVER () AS total FROM verification_individuals
+     WHERE partner_id = $1 AND status = $2 ORDER BY updated_at, id LIMIT $3`,
+    [tenant.partnerId, status, limit],
+  );
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+}
+
 // ---- Links ----
+
+export interface LinkStateRow {
+  individual_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/**
+ * Each individual's latest link (minting replaces the earlier ones): when it was made, until when it
+ * works, when it was opened. Never the token's digest.
+ */
+export async function listLatestLinks(db: Executor, individualIds: string[]): Promise<LinkStateRow[]> {
+  return db.query<LinkStateRow>(
+    `SELECT DISTINCT ON (individual_id) individual_id, created_at, expires_at, used_at FROM verification_links
+     WHERE individual_id = ANY($1::text[]) ORDER BY individual_id, created_at DESC`,
+    [individualIds],
+  );
+}
 
 /** The individual's live link stops working (a new one is about to be inserted). */
 export async function replaceLiveLink(db: Executor, individualId: string, at: Date): Promise<void> {

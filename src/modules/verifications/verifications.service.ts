@@ -17,7 +17,7 @@ import type { Tenant } from '../../platform/tenancy.ts';
 import { verificationIndividualAdded, verificationRequestCreated } from '../webhooks/events/verifications.events.ts';
 import { partiesOf, roleOf, type BoundParty, type VerificationRole } from './roles.ts';
 import * as repo from './verifications.repository.ts';
-import { terminalStatuses, type AddIndividualBody, type CreateVerificationBody, type Individual, type RequestStatus, type Verification } from './verifications.schemas.ts';
+import { terminalStatuses, type AddIndividualBody, type CreateVerificationBody, type Individual, type IndividualStatus, type RequestStatus, type Verification } from './verifications.schemas.ts';
 
 /** What binding needs to know of a lookup (the lookups service answers it). */
 export interface LookupBinding {
@@ -204,9 +204,41 @@ export function createVerificationService(deps: {
       return (await toVerifications(tenant, [row]))[0]!;
     },
 
-    async list(tenant: Tenant, query: { limit: number; from: number; status?: RequestStatus; lookupRequestId?: string }) {
+    /** Oldest first, as the API lists them; `newestFirst` for the portal. */
+    async list(tenant: Tenant, query: { limit: number; from: number; status?: RequestStatus; lookupRequestId?: string; newestFirst?: boolean }) {
       const page = toPage(await repo.listRequests(db, tenant, query), query);
       return { ...page, data: await toVerifications(tenant, page.data) };
+    },
+
+    /** How many requests the partner made since `since`, by status (the portal's overview). */
+    async countSince(tenant: Tenant, since: Date): Promise<Partial<Record<RequestStatus, number>>> {
+      return Object.fromEntries((await repo.countRequestsSince(db, tenant, since)).map((r) => [r.status, r.n]));
+    },
+
+    /** The partner's individuals in `status` (MANUAL_REVIEW: waiting for an operator), the longest waiting first. */
+    async individualsInStatus(tenant: Tenant, status: IndividualStatus, limit: number) {
+      const { rows, total } = await repo.listIndividualsInStatus(db, tenant, status, limit);
+      return {
+        total,
+        data: rows.map((r) => ({ id: r.id, verificationRequestId: r.request_id, externalId: r.external_id, role: r.role, since: r.updated_at.toISOString() })),
+      };
+    },
+
+    /**
+     * Each individual's latest link, by individual id: when it was minted, until when it works, and when it
+     * was opened. The link itself is never kept, so it can never be shown again.
+     */
+    async linkStatesOf(tenant: Tenant, id: string) {
+      const row = await repo.findRequest(db, tenant, id);
+      if (!row) throw notFound(`Verification request ${id}`);
+      const individuals = await repo.listIndividuals(db, [id]);
+      const links = await repo.listLatestLinks(db, individuals.map((i) => i.id));
+      return new Map(
+        links.map((l) => [
+          l.individual_id,
+          { mintedAt: l.created_at.toISOString(), expiresAt: l.expires_at.toISOString(), openedAt: l.used_at?.toISOString() ?? null },
+        ]),
+      );
     },
 
     /** UBO_REVIEW ⇄ READY_TO_SEND for a hand-built request; a bound lookup's structure is not the partner's to undo. */

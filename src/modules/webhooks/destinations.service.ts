@@ -97,11 +97,12 @@ export function createDestinationService(deps: {
       return toDestination(row);
     },
 
-    async rotateSecret(tenant: Tenant, id: string): Promise<DestinationWithSecret> {
+    /** In `db` when given: the portal rotates in the transaction that records its form (sent once). */
+    async rotateSecret(tenant: Tenant, id: string, db: Database | Tx = deps.db): Promise<DestinationWithSecret> {
       const now = deps.clock.now();
       const secret = newWebhookSecret();
       const previousUntil = new Date(now.getTime() + previousSecretHours * 3600_000);
-      const row = await repo.rotateSecret(deps.db, tenant, id, deps.secrets.seal(secret), previousUntil, now);
+      const row = await repo.rotateSecret(db, tenant, id, deps.secrets.seal(secret), previousUntil, now);
       if (!row) throw notFound(`Webhook destination ${id}`);
       return { ...toDestination(row), secret };
     },

@@ -45,6 +45,7 @@ export type PortalDeps = Pick<
   | 'monitoringAlerts'
   | 'db'
   | 'clock'
+  | 'idempotency'
 > & { partners: Pick<PartnerService, 'standing' | 'getOwn'>; portalUsers: PortalUserService; webSessions: SessionService; audit: AuditService };
 
 export function portalArea(deps: PortalDeps) {
