@@ -52,6 +52,8 @@ function registeredRoutes(tree: string): Array<{ method: string; url: string }> 
 // Hosted pages are HTML for people, and the sandbox gateway stands in for another system's API.
 function isHidden(url: string): boolean {
   if (url.startsWith('/c/') || url.startsWith('/p/') || url.startsWith('/v/') || url.startsWith('/hosted/assets/') || url.startsWith('/sandbox-gateway/')) return true;
+  // The portal's and the console's pages are HTML for people, not API.
+  if (url === '/portal' || url.startsWith('/portal/') || url === '/console' || url.startsWith('/console/') || url.startsWith('/web/assets/')) return true;
   return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/admin/');
 }
 

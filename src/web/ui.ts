@@ -46,7 +46,8 @@ ${page.nextFrom !== null ? html`<a href="${link(page.nextFrom)}" rel="next">Next
 const tones: Record<string, string> = {
   // Settled well
   COMPLETED: 'good', DELIVERED: 'good', PASSED: 'good', SUCCEEDED: 'good', ACTIVE: 'good', ENABLED: 'good', CONFIRMED: 'bad', DISMISSED: 'neutral',
-  CARD_ON_FILE: 'good', CLEAR: 'good', OK: 'good',
+  CARD_ON_FILE: 'good', CLEAR: 'good', OK: 'good', PASS: 'good', MATCH: 'good',
+  REVIEW: 'warn', MISMATCH: 'bad', NOT_AVAILABLE: 'neutral', UPSTREAM_UNAVAILABLE: 'bad',
   // Waiting on someone
   PENDING: 'wait', CREATED: 'wait', PROCESSING: 'wait', IN_PROGRESS: 'wait', SUBMITTED: 'wait', MANUAL_REVIEW: 'warn', OPEN: 'warn', UPLOADING: 'wait',
   QUEUED: 'wait', PARTIAL: 'warn', POSSIBLE_MATCH: 'warn', NO_CARD: 'warn',

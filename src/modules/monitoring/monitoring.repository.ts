@@ -185,13 +185,17 @@ export interface AlertWithEntryRow extends AlertRow {
   entry_source: string;
 }
 
-const alertSelect = `SELECT a.id, a.partner_id, a.contact_id, a.list, a.entry_id, a.list_version, a.categories, a.score, a.matched_name, a.features,
+const alertColumns = `a.id, a.partner_id, a.contact_id, a.list, a.entry_id, a.list_version, a.categories, a.score, a.matched_name, a.features,
     a.status, a.decision, a.note, a.decided_by_kind, a.decided_by, a.decided_at, a.created_at, a.updated_at,
     e.kind AS entry_kind, e.name AS entry_name, e.aliases AS entry_aliases, e.dates_of_birth AS entry_dates_of_birth,
-    e.countries AS entry_countries, e.categories AS entry_categories, e.source AS entry_source
-  FROM monitoring_alerts a
+    e.countries AS entry_countries, e.categories AS entry_categories, e.source AS entry_source`;
+
+const alertFrom = `FROM monitoring_alerts a
   JOIN screening_version_lists v ON v.version = a.list_version AND v.list = a.list
   JOIN screening_entries e ON e.import_id = v.import_id AND e.entry_id = a.entry_id`;
+
+const alertSelect = `SELECT ${alertColumns}
+  ${alertFrom}`;
 
 export async function findAlert(db: Executor, tenant: Tenant, id: string): Promise<AlertWithEntryRow | undefined> {
   const rows = await db.query<AlertWithEntryRow>(`${alertSelect} WHERE a.partner_id = $1 AND a.id = $2`, [tenant.partnerId, id]);
@@ -208,6 +212,32 @@ export async function listAlerts(
       ORDER BY a.id DESC LIMIT $4 OFFSET $5`,
     [tenant.partnerId, query.status ?? null, query.contactId ?? null, query.limit + 1, query.from],
   );
+}
+
+/** An alert as an operator reviews it: with the contact as screened (its name, kind and countries). */
+export interface OperatorAlertRow extends AlertWithEntryRow {
+  contact_name: string;
+  contact_screen_as: ScreenAs | null;
+  contact_countries: string[] | null;
+}
+
+// The contact's name is read from billing's contacts table, as the screening of monitored contacts reads it.
+const operatorAlertSelect = `SELECT ${alertColumns}, c.name AS contact_name, s.screen_as AS contact_screen_as, s.countries AS contact_countries
+  ${alertFrom}
+  JOIN contacts c ON c.id = a.contact_id
+  LEFT JOIN monitoring_subscriptions s ON s.contact_id = a.contact_id`;
+
+/** Every partner's alerts, for operators: OPEN first (the work), newest first within each status. */
+export async function listAllAlerts(db: Executor, query: { limit: number; from: number; status?: AlertStatus }): Promise<OperatorAlertRow[]> {
+  return db.query<OperatorAlertRow>(
+    `${operatorAlertSelect} WHERE ($1::text IS NULL OR a.status = $1) ORDER BY a.status = 'OPEN' DESC, a.id DESC LIMIT $2 OFFSET $3`,
+    [query.status ?? null, query.limit + 1, query.from],
+  );
+}
+
+export async function findAnyAlert(db: Executor, id: string): Promise<OperatorAlertRow | undefined> {
+  const rows = await db.query<OperatorAlertRow>(`${operatorAlertSelect} WHERE a.id = $1`, [id]);
+  return rows[0];
 }
 
 /** Decides an OPEN alert; undefined when it is not OPEN (or not the tenant's). */

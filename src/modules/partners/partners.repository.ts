@@ -101,3 +101,30 @@ export async function findActiveClient(db: Executor, clientId: string): Promise<
   const row = rows[0];
   return row && { clientId: row.id, partnerId: row.partner_id, secretHash: row.secret_hash };
 }
+
+// ---- For operators (the console): every partner, across tenants ----
+
+const partnerColumns = 'id, name, environment, monitoring_eligible, commission_bps, created_at, disabled_at';
+
+/** Newest first; `limit + 1` rows (pagination.ts). */
+export async function listPartners(db: Executor, page: { limit: number; from: number }): Promise<PartnerRow[]> {
+  return db.query<PartnerRow>(`SELECT ${partnerColumns} FROM partners ORDER BY id DESC LIMIT $1 OFFSET $2`, [page.limit + 1, page.from]);
+}
+
+export async function findPartner(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<PartnerRow | undefined> {
+  const rows = await db.query<PartnerRow>(`SELECT ${partnerColumns} FROM partners WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0];
+}
+
+export async function findPartnerNames(db: Executor, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+  return db.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE id = ANY($1::text[])', [ids]);
+}
+
+export async function updatePartner(db: Executor, id: string, change: { monitoring_eligible: boolean; commission_bps: number }): Promise<void> {
+  await db.query('UPDATE partners SET monitoring_eligible = $2, commission_bps = $3 WHERE id = $1', [id, change.monitoring_eligible, change.commission_bps]);
+}
+
+/** Disables (a time) or enables (null) a partner. */
+export async function setPartnerDisabled(db: Executor, id: string, disabledAt: Date | null): Promise<void> {
+  await db.query('UPDATE partners SET disabled_at = $2 WHERE id = $1', [id, disabledAt]);
+}

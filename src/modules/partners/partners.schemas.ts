@@ -32,3 +32,17 @@ export const CreatePartnerInput = Type.Object(
   { additionalProperties: false },
 );
 export type CreatePartnerInput = Static<typeof CreatePartnerInput>;
+
+/** A partner as PVS's operators see it in the console: with whether an operator disabled it. */
+export interface OperatorPartner extends Partner {
+  disabledAt: string | null;
+}
+
+/** What an operator may change on a partner (the console's partner page). */
+export interface UpdatePartnerInput {
+  monitoringEligible?: boolean;
+  /** 0 to 10000 basis points of each ATO payment. */
+  commissionBps?: number;
+}
+
+export const commissionBpsRange = { minimum: 0, maximum: 10_000 } as const;

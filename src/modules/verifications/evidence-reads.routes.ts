@@ -8,7 +8,8 @@ const EvidenceRead = Type.Object(
   {
     id: Type.String({ description: '`evr_…`' }),
     partnerId: Type.String(),
-    apiClientId: Type.String({ description: 'The partner’s API client whose token read it, or that asked for the report URL.' }),
+    apiClientId: Type.Union([Type.String(), Type.Null()], { description: 'The partner’s API client whose token read it, or that asked for the report URL; null when an operator read it.' }),
+    operatorId: Type.Union([Type.String(), Type.Null()], { description: 'The PVS operator (`opr_…`) who read it in the console for a manual review; null when the partner read it.' }),
     verificationRequestId: Type.String(),
     individualId: Type.Union([Type.String(), Type.Null()], { description: 'Null for an entity report.' }),
     kind: Type.Union(['DOCUMENT_DETAILS', 'AML_MATCHES', 'ENTITY_REPORT', 'INDIVIDUAL_REPORT'].map((k) => Type.Literal(k))),
@@ -33,7 +34,8 @@ export function registerEvidenceReadRoutes(api: OpsApi, deps: { evidence: Pick<E
       schema: {
         tags: ['operators'],
         summary: 'Who read which individual’s evidence, newest first',
-        description: 'Every document-details and aml-matches read and every report rendering: the partner, its API client, the individual, what it answered and when. Never the content.',
+        description:
+          'Every document-details and aml-matches read and every report rendering: the partner, its API client (or the operator who read it in the console), the individual, what it answered and when. Never the content.',
         operationId: 'listEvidenceReads',
         querystring: ReadsQuery,
         response: { 200: Page(EvidenceRead) },

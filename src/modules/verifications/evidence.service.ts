@@ -3,6 +3,9 @@
 // and kept nowhere: not in a table, not in a log line. What is kept is that the read happened
 // (evidence_reads: who, when, which individual, what it answered).
 //
+// Partners read through the API, scoped to their own individuals; PVS operators read any individual from
+// the console's review page. Both reads land in the same trail, each naming its reader.
+//
 // Always an answer, never an error, once the individual is found: NOT_AVAILABLE before the person has
 // been checked, UPSTREAM_UNAVAILABLE when the provider or the screening engine does not answer or when
 // the kill switch (EVIDENCE_DETAIL_ENABLED, a runtime setting) is off.
@@ -27,6 +30,16 @@ export interface EvidenceReader {
   apiClientId: string;
   httpRequestId: string;
 }
+
+/** A PVS operator reading in the console: any partner's individual, named by request and individual. */
+export interface OperatorEvidenceReader {
+  operatorId: string;
+  httpRequestId: string;
+}
+
+type AnyReader = EvidenceReader | OperatorEvidenceReader;
+
+const isOperator = (reader: AnyReader): reader is OperatorEvidenceReader => 'operatorId' in reader;
 
 const messages = {
   switchedOff: 'Evidence detail is switched off for now (EVIDENCE_DETAIL_ENABLED); try again later.',
@@ -56,12 +69,28 @@ export function createEvidenceService(deps: {
     return individual;
   }
 
-  /** What was read: a request's individual, or the whole request (the entity report). */
-  async function audit(reader: EvidenceReader, target: { requestId: string; individualId: string | null }, kind: reads.EvidenceKind, status: EvidenceStatus, includeScans: boolean | null): Promise<void> {
+  /** The individual an operator asked for: any partner's, but it must belong to the request named. */
+  async function anyIndividual(reader: AnyReader, requestId: string, individualId: string): Promise<repo.IndividualRow> {
+    if (!isOperator(reader)) return individualOf(reader.tenant, requestId, individualId);
+    const individual = await repo.findIndividual(db, individualId);
+    if (!individual || individual.request_id !== requestId) throw notFound(`Individual ${individualId} of verification request ${requestId}`);
+    return individual;
+  }
+
+  /** What was read, by whom: a request's individual, or the whole request (the entity report). */
+  async function recordRead(
+    reader: AnyReader,
+    target: { partnerId: string; requestId: string; individualId: string | null },
+    kind: reads.EvidenceKind,
+    status: EvidenceStatus,
+    includeScans: boolean | null,
+  ): Promise<void> {
+    const operator = isOperator(reader);
     await reads.insertRead(db, {
       id: newId('evidenceRead'),
-      partner_id: reader.tenant.partnerId,
-      api_client_id: reader.apiClientId,
+      partner_id: target.partnerId,
+      api_client_id: operator ? null : reader.apiClientId,
+      operator_id: operator ? reader.operatorId : null,
       verification_request_id: target.requestId,
       individual_id: target.individualId,
       kind,
@@ -71,6 +100,10 @@ export function createEvidenceService(deps: {
       read_at: clock.now(),
     });
   }
+
+  /** A partner's read or report rendering, for its own partner. */
+  const audit = (reader: EvidenceReader, target: { requestId: string; individualId: string | null }, kind: reads.EvidenceKind, status: EvidenceStatus, includeScans: boolean | null) =>
+    recordRead(reader, { ...target, partnerId: reader.tenant.partnerId }, kind, status, includeScans);
 
   type Fetched = { status: 'OK'; evidence: IdentityEvidence } | { status: Exclude<EvidenceStatus, 'OK'>; message: string };
 
@@ -96,8 +129,8 @@ export function createEvidenceService(deps: {
     picture ? [{ kind, contentType: picture.contentType, byteLength: picture.bytes.length, data: picture.bytes.toString('base64') }] : [];
 
   return {
-    async documentDetails(reader: EvidenceReader, requestId: string, individualId: string, options: { includeScans: boolean }): Promise<DocumentDetails> {
-      const individual = await individualOf(reader.tenant, requestId, individualId);
+    async documentDetails(reader: AnyReader, requestId: string, individualId: string, options: { includeScans: boolean }): Promise<DocumentDetails> {
+      const individual = await anyIndividual(reader, requestId, individualId);
       // The front image is needed for the machine-readable zone even when the partner wants no scans.
       const fetched = await fetchEvidence(individual, true);
       let answer: DocumentDetails;
@@ -127,12 +160,12 @@ export function createEvidenceService(deps: {
           checks: evidence.checks.map(({ name, checkType, result, code, message }) => ({ name, checkType, result, code, ...(message ? { message } : {}) })),
         };
       }
-      await audit(reader, { requestId, individualId }, 'DOCUMENT_DETAILS', answer.status, options.includeScans);
+      await recordRead(reader, { partnerId: individual.partner_id, requestId, individualId }, 'DOCUMENT_DETAILS', answer.status, options.includeScans);
       return answer;
     },
 
-    async amlMatches(reader: EvidenceReader, requestId: string, individualId: string): Promise<AmlMatches> {
-      const individual = await individualOf(reader.tenant, requestId, individualId);
+    async amlMatches(reader: AnyReader, requestId: string, individualId: string): Promise<AmlMatches> {
+      const individual = await anyIndividual(reader, requestId, individualId);
       const fetched = await fetchEvidence(individual, false);
       let answer: AmlMatches;
       if (fetched.status !== 'OK') {
@@ -164,7 +197,7 @@ export function createEvidenceService(deps: {
                 })),
               };
       }
-      await audit(reader, { requestId, individualId }, 'AML_MATCHES', answer.status, null);
+      await recordRead(reader, { partnerId: individual.partner_id, requestId, individualId }, 'AML_MATCHES', answer.status, null);
       return answer;
     },
 
@@ -177,6 +210,7 @@ export function createEvidenceService(deps: {
           id: r.id,
           partnerId: r.partner_id,
           apiClientId: r.api_client_id,
+          operatorId: r.operator_id,
           verificationRequestId: r.verification_request_id,
           individualId: r.individual_id,
           kind: r.kind,

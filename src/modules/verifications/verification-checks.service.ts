@@ -3,7 +3,8 @@
 // (mrz/), then AML screening of the identity the person claimed through the in-house screening engine. The outcome (outcomes.ts) is recorded with its event in the job's
 // completing transaction, and so is the request's: its risk, its issues, and COMPLETED with
 // verification.request.completed once every individual is terminal. Operators' decisions on individuals
-// in MANUAL_REVIEW land here too, so both paths share one way of recording an outcome.
+// in MANUAL_REVIEW land here too, so both paths share one way of recording an outcome, and so does the
+// queue they decide from (review-queue.repository.ts).
 //
 // A provider or screening engine that does not answer is tried again (verificationCheckJob's plan). From
 // the third try that finds it down, the request's issueList says the checks are delayed; the issue goes
@@ -18,6 +19,9 @@ import type { Outbox } from '../../platform/outbox.ts';
 import type { IdentityProvider } from '../../providers/identity/identity-provider.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import type { MrzEvidence } from './mrz/mrz-evidence.ts';
+import { toPage } from '../../platform/http/pagination.ts';
+import * as queue from './review-queue.repository.ts';
+import { toReviewedIndividual, toReviewItem, type ReviewedIndividual } from './review-queue.ts';
 import {
   verificationIndividualFailed,
   verificationIndividualLockedOut,
@@ -51,6 +55,15 @@ class ChecksUnavailableError extends Error {
 
 export interface Decision {
   decision: 'PASS' | 'FAIL';
+  note: string;
+}
+
+export interface DecisionResult {
+  individualId: string;
+  status: 'MANUALLY_PASSED' | 'FAILED';
+  manualOverride: true;
+  decidedBy: string;
+  decidedAt: string;
   note: string;
 }
 
@@ -197,7 +210,7 @@ export function createVerificationCheckService(deps: {
      * An operator's decision on an individual in MANUAL_REVIEW: PASS → MANUALLY_PASSED, FAIL → FAILED,
      * both with manualOverride, recorded with who decided, when and why.
      */
-    async decide(operatorId: string, requestId: string, individualId: string, decision: Decision) {
+    async decide(operatorId: string, requestId: string, individualId: string, decision: Decision, options: { inTransaction?: (tx: Tx, result: DecisionResult & { partnerId: string }) => Promise<void> } = {}): Promise<DecisionResult> {
       return db.transaction(async (tx) => {
         const locked = await lockBoth(tx, individualId);
         if (!locked || locked.request.id !== requestId) throw notFound(`Individual ${individualId} of verification request ${requestId}`);
@@ -210,8 +223,24 @@ export function createVerificationCheckService(deps: {
         const passed = decision.decision === 'PASS';
         // A passed individual keeps the risk its checks found (an AML match stays HIGH); a failed one is HIGH.
         await record(tx, request, individual, { status: passed ? 'MANUALLY_PASSED' : 'FAILED', riskLevel: passed ? (individual.risk_level ?? 'MEDIUM') : 'HIGH', manualOverride: true });
-        return { individualId, status: passed ? ('MANUALLY_PASSED' as const) : ('FAILED' as const), manualOverride: true as const, decidedBy: operatorId, decidedAt: now.toISOString(), note: decision.note };
+        const result: DecisionResult = { individualId, status: passed ? 'MANUALLY_PASSED' : 'FAILED', manualOverride: true, decidedBy: operatorId, decidedAt: now.toISOString(), note: decision.note };
+        // The console's audit entry, written with the decision or not at all.
+        await options.inTransaction?.(tx, { ...result, partnerId: request.partner_id });
+        return result;
       });
+    },
+
+    /** The operators' queue: every partner's individuals in MANUAL_REVIEW, longest waiting first. */
+    async reviewQueue(page: { limit: number; from: number }) {
+      const [rows, total] = await Promise.all([queue.listInReview(db, page), queue.countInReview(db)]);
+      return { ...toPage(rows.map(toReviewItem), page), total };
+    },
+
+    /** One individual as an operator reviews it, whatever its status; NOT_FOUND when the request does not hold it. */
+    async reviewed(requestId: string, individualId: string): Promise<ReviewedIndividual> {
+      const row = await queue.findReviewed(db, requestId, individualId);
+      if (!row) throw notFound(`Individual ${individualId} of verification request ${requestId}`);
+      return toReviewedIndividual(row);
     },
   };
 }

@@ -1,4 +1,5 @@
 // Progressive enhancement for the portal and the console; every page works without it.
+// - On a phone, the navigation strip shows the current page's item.
 // - An error summary takes focus, so a screen reader reads it and the keyboard starts there.
 // - Forms with data-confirm ask before they are sent (disabling, rotating a secret).
 // - A form's submit button is disabled while it is being sent, so a double click sends it once.
@@ -6,6 +7,12 @@
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
+  // On a phone the navigation is a strip that scrolls sideways: bring the current page's item into view.
+  const current = document.querySelector('.sidenav [aria-current="page"]');
+  if (current && current.parentElement.offsetTop === current.closest('ul').firstElementChild.offsetTop) {
+    current.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }
+
   const summary = document.querySelector('[data-autofocus]');
   if (summary) summary.focus();
 

@@ -1,0 +1,156 @@
+// The evidence of one individual as an operator compares it: the document's images, who the person said
+// they are, the document and PVS's reading of its machine-readable zone, the face comparison, the
+// provider's checks, and the screening lists' possible matches. Rendered from answers fetched for this
+// view only (evidence.service.ts); nothing here is stored or cached.
+import type { AmlMatches, DocumentDetails } from '../../modules/verifications/evidence.schemas.ts';
+import { html, type Html } from '../html.ts';
+import { badge, details, notice, section, table } from '../ui.ts';
+import { cellOf, codeText } from './console-common.ts';
+
+const imageLabels = { DOCUMENT_FRONT: 'Document, front', DOCUMENT_BACK: 'Document, back', SELFIE: 'Selfie' } as const;
+const documentLabels = { PASSPORT: 'Passport', DRIVER_LICENCE: 'Driver licence', MEDICARE: 'Medicare card' } as const;
+
+/** Why there is no evidence, said plainly: switched off, the provider down, or nothing to show yet. */
+function unavailable(what: string, answer: { status: string; message: string | null }): Html {
+  const lead = answer.status === 'UPSTREAM_UNAVAILABLE' ? `${what} cannot be shown right now.` : `There is no ${what.toLowerCase()} to show.`;
+  return notice('error', html`<strong>${lead}</strong> ${answer.message ?? ''}`);
+}
+
+const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
+function images(answer: DocumentDetails): Html {
+  if (answer.images.length === 0) return html`<p class="empty">The provider holds no images for this attempt.</p>`;
+  return html`<div class="evidence-images">${answer.images.map(
+    (image) => html`<figure><img src="data:${image.contentType};base64,${image.data}" alt="${imageLabels[image.kind]} as the person uploaded it">
+<figcaption>${imageLabels[image.kind]} · ${image.contentType.replace('image/', '').toUpperCase()}, ${kilobytes(image.byteLength)}</figcaption></figure>`,
+  )}</div>`;
+}
+
+function claimed(identity: NonNullable<DocumentDetails['claimedIdentity']>): Html {
+  const { address } = identity;
+  const name = [identity.firstName, identity.middleName, identity.lastName].filter(Boolean).join(' ');
+  const where = [address.line1, address.line2, address.locality, [address.state, address.postcode].filter(Boolean).join(' '), address.country].filter(Boolean).join(', ');
+  return details([
+    ['Name', name],
+    ['Date of birth', identity.dateOfBirth],
+    ['Address', where],
+    ['Email', identity.email],
+    ['Phone', identity.phone],
+  ]);
+}
+
+function machineReadableZone(mrz: DocumentDetails['documents'][number]['machineReadableZone']): Html {
+  if (!mrz) return html`<p class="muted">Not a passport: there is no machine-readable zone to read.</p>`;
+  if (!mrz.found) return html`<p>PVS could not find the machine-readable zone on the front image. That decides nothing: compare the image yourself.</p>`;
+  return html`<p>The zone’s two lines as read:</p>
+<p class="mono">${mrz.lines.map((line, i) => html`${i > 0 ? html`<br>` : ''}${line}`)}</p>
+${table({
+  caption: 'Check digits, recomputed from what was read',
+  columns: [
+    { label: 'Field', cell: (c: { field: string; valid: boolean }) => cellOf(c.field) },
+    { label: 'Check digit', cell: (c) => cellOf(badge(c.valid ? 'OK' : 'FAILED')) },
+  ],
+  rows: mrz.checkDigits,
+  empty: 'No check digits were read.',
+})}
+${table({
+  caption: 'The zone against what the person entered',
+  columns: [
+    { label: 'Field', cell: (c: { field: string; result: string }) => cellOf(c.field) },
+    { label: 'Result', cell: (c) => cellOf(badge(c.result)) },
+  ],
+  rows: mrz.comparisons,
+  empty: 'Nothing was compared.',
+})}`;
+}
+
+function documents(answer: DocumentDetails): Html {
+  return html`${answer.documents.map(
+    (d) => html`${details([
+      ['Type', documentLabels[d.type]],
+      ['Number', html`<span class="mono">${d.number}</span>`],
+      ['Issued by', [d.issuingCountry, d.issuingState].filter(Boolean).join(', ')],
+      ['Card number', d.cardNumber],
+      ['Expires', d.expiryDate],
+    ])}
+<h3>Machine-readable zone</h3>
+${machineReadableZone(d.machineReadableZone)}`,
+  )}`;
+}
+
+function faceAndChecks(answer: DocumentDetails): Html {
+  return html`${table({
+    caption: 'Face comparison: the selfie against the document’s photo',
+    columns: [
+      { label: 'Score', cell: (f: DocumentDetails['faceComparisons'][number]) => f.score.toFixed(2), numeric: true },
+      { label: 'Pass mark', cell: (f) => f.threshold.toFixed(2), numeric: true },
+      { label: 'Result', cell: (f) => cellOf(badge(f.result)) },
+    ],
+    rows: answer.faceComparisons,
+    empty: 'The provider made no face comparison.',
+  })}
+${table({
+  caption: 'The identity provider’s checks of this attempt',
+  columns: [
+    { label: 'Check', cell: (c: DocumentDetails['checks'][number]) => cellOf(c.name, codeText(c.code)) },
+    { label: 'Result', cell: (c) => cellOf(badge(c.result)) },
+    { label: 'Message', cell: (c) => cellOf(c.message) },
+  ],
+  rows: answer.checks,
+  empty: 'The provider reported no checks.',
+})}`;
+}
+
+/** The document evidence, or why it cannot be shown. */
+export function documentEvidence(answer: DocumentDetails): Html {
+  if (answer.status !== 'OK') return section('Document and selfie', unavailable('Document evidence', answer));
+  return html`${section(
+    'Document and selfie',
+    html`<p class="hint">Attempt ${answer.attempt?.number}, checked ${answer.attempt?.verifiedAt.slice(0, 16).replace('T', ' ')} UTC. Fetched from the identity provider for this view.</p>${images(answer)}`,
+  )}
+<div class="grid">
+${section('Who they said they are', answer.claimedIdentity ? claimed(answer.claimedIdentity) : html`<p class="muted">Not given.</p>`)}
+${section('The document', documents(answer))}
+</div>
+${section('Face comparison and checks', faceAndChecks(answer))}`;
+}
+
+function features(f: AmlMatches['matches'][number]['features']): Html {
+  return html`name ${f.nameScore.toFixed(2)}${f.alias ? ' (an alias)' : ''}; date of birth ${f.dateOfBirth.replace(/_/g, ' ').toLowerCase()}; country ${f.country.replace(/_/g, ' ').toLowerCase()}`;
+}
+
+/** The screening lists' possible matches, screened again now, or why they cannot be shown. */
+export function amlEvidence(answer: AmlMatches): Html {
+  if (answer.status !== 'OK') return section('Sanctions and PEP lists', unavailable('List screening', answer));
+  const screened = answer.screened!;
+  return section(
+    'Sanctions and PEP lists',
+    html`<p class="hint">Screened again now against list version ${answer.listVersion}: the lists may have changed since the check ran.</p>
+${details([
+  ['Screened name', screened.name],
+  ['Date of birth', screened.dateOfBirth],
+  ['Countries', screened.countries.join(', ')],
+])}
+${table({
+  caption: 'List entries that may be this person, best first',
+  columns: [
+    {
+      label: 'Entry',
+      cell: (m: AmlMatches['matches'][number]) =>
+        cellOf(
+          html`<strong>${m.name}</strong>`,
+          m.matchedName !== m.name ? html`matched as ${m.matchedName}` : '',
+          html`<span class="muted">${m.source}</span>`,
+          html`<span class="mono muted">${m.list} · ${m.entryId}</span>`,
+        ),
+    },
+    { label: 'Score', cell: (m) => m.score.toFixed(2), numeric: true },
+    { label: 'Categories', cell: (m) => cellOf(html`${m.categories.map((c) => html`${badge(c)} `)}`) },
+    { label: 'Born, countries', cell: (m) => cellOf(m.datesOfBirth.join(', ') || 'born —', m.countries.join(', ') || 'countries —') },
+    { label: 'What made the score', cell: (m) => cellOf(features(m.features)) },
+  ],
+  rows: answer.matches,
+  empty: 'No list entry matches this person now. The entry that sent them to review may have left the list since.',
+})}`,
+  );
+}
