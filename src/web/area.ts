@@ -181,6 +181,11 @@ export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
         return errorPage(reply, error.status, 'That could not be done', error.message);
       }
       if ((error as { validation?: unknown }).validation) return errorPage(reply, 400, 'That request could not be read', 'A parameter of this page is not valid. Check the address.');
+      // Refused by the framework before any route ran (an unsupported body type, a body too large).
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return errorPage(reply, status, 'That request could not be read', 'It was not sent the way this site’s forms send it. Go back, reload the page and send it again.');
+      }
       request.log.error({ err: error }, 'page failed');
       return errorPage(reply, 500, 'Something went wrong on our side', html`The page could not be shown. If it keeps happening, quote the request id <span class="mono">${request.id}</span>.`);
     });

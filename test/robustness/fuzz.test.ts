@@ -80,20 +80,38 @@ const exceptions: FormatException[] = [
     },
   },
   {
+    route: 'GET /web/assets/:name',
+    reason: 'static files for the portal and the console: an unknown name is a plain-text 404',
+    check: (answer) => (answer.statusCode === 404 && contentTypeOf(answer) === 'text/plain' ? undefined : 'only a text/plain 404 is expected'),
+  },
+  {
     route: 'GET /hosted/assets/:name',
     reason: 'static files for the hosted pages: an unknown name is a plain-text 404',
     check: (answer) => (answer.statusCode === 404 && contentTypeOf(answer) === 'text/plain' ? undefined : 'only a text/plain 404 is expected'),
   },
 ];
 
-/** The interactive docs' static files (Swagger UI's own assets) take no input of ours; nothing else is skipped. */
-const skipRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
+/**
+ * The interactive docs' static files (Swagger UI's own assets) take no input of ours. Signing out of the
+ * portal or the console ends the session every other page case uses; web-sessions.test.ts tests it.
+ */
+const skipRoute = (url: string) => url === '/docs' || url.startsWith('/docs/') || url === '/portal/logout' || url === '/console/logout';
+
+/** The portal's and the console's pages, which answer in HTML, errors included. */
+const isPage = (path: string) => /^\/(portal|console)(\/|$)/.test(path);
+const pageException = (route: string): FormatException => ({
+  route,
+  reason: 'a page of the portal or the console, for people: its errors are pages too',
+  check: (answer) => (contentTypeOf(answer) === 'text/html' ? undefined : 'not text/html'),
+});
 
 let t: TestContext;
 let partner: TestPartner;
 /** Whose token the /ops/v1 operations behind the operator guard get. */
 let operator: TestOperator;
 let operations: FuzzOperation[];
+/** A signed-in session of each web area: its cookie and its form token. */
+const pages = {} as Record<'portal' | 'console', { cookie: string; csrf: string }>;
 let context: FuzzContext;
 const routes: RouteOptions[] = [];
 /** Routes whose handler ran during the current case (route-level preHandler: past every check). */
@@ -137,6 +155,11 @@ function expandHidden(op: FuzzOperation): FuzzOperation[] {
         fixed: { path: { name: command.name }, headers: { authorization }, body: plausibleValue(schema, op.resolve, { ...context.hints, ...(file ? { filePath: file } : {}) }) },
       };
     });
+  }
+  if (isPage(op.path)) {
+    // Signed in, with the session's form token, so that cases get past the session and CSRF checks.
+    const session = op.path.startsWith('/portal') ? pages.portal : pages.console;
+    return [{ ...op, fixed: { headers: { cookie: session.cookie }, ...(op.method === 'POST' ? { body: { _csrf: session.csrf } } : {}) } }];
   }
   if (op.route === 'POST /sandbox-gateway/v1/tokens') {
     return [{ ...op, fixed: { body: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123', name: 'Fuzz Card' } } }];
@@ -184,6 +207,11 @@ before(async () => {
   });
   partner = await t.f.partner();
   operator = await t.f.operator();
+  const portalUser = await t.services.portalUsers.create({ partnerId: partner.partnerId, email: 'fuzz-portal@partner.test' });
+  for (const [area, accountId] of [['portal', portalUser.portalUserId], ['console', operator.operatorId]] as const) {
+    const opened = await t.services.webSessions.open(area, accountId, { passwordChangeRequired: false });
+    pages[area] = { cookie: `pvs_${area}=${opened.token}`, csrf: opened.session.csrfToken };
+  }
 
   // A few real resources, so that some cases get past "not found" into the handlers' own rules. DELETE
   // gets resources of its own, and the hosted pages a link nobody replaces, so that the other
@@ -234,6 +262,7 @@ before(async () => {
   assert.equal(document.statusCode, 200);
   const documented = documentedOperations(document.json());
   operations = [...documented.map(withOperatorAuth).map(withSessionAuth), ...hiddenOperations(routes, documented, skipRoute).flatMap(expandHidden)].sort((a, b) => a.key.localeCompare(b.key));
+  exceptions.push(...operations.filter((op) => isPage(op.path)).map((op) => pageException(op.route)));
 
   for (const op of operations) {
     const response = await send(buildRequest(op, context));

@@ -105,16 +105,16 @@ describe('the operator console in a browser', { skip }, () => {
 
     // A note of spaces passes the browser's `required` but not the server.
     await page.getByRole('radio', { name: /^Pass/ }).check();
-    await page.getByLabel('Why').fill('   ');
+    await page.getByLabel('Note').fill('   ');
     await clickAndWait(page, 'button:has-text("Record decision")');
     assert.match(await page.locator('.error-summary').innerText(), /Write why you decided so/);
-    assert.equal(await page.getByLabel('Why').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Note').getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByRole('radio', { name: /^Pass/ }).isChecked(), true, 'the choice is kept');
     assert.equal(await individualStatus(review.individualId), 'MANUAL_REVIEW', 'nothing decided');
     await look(page, 'console/review-error');
 
     const note = 'Selfie matches the document; the listed Karlov has another face and passport history.';
-    await page.getByLabel('Why').fill(note);
+    await page.getByLabel('Note').fill(note);
     await clickAndWait(page, 'button:has-text("Record decision")');
     assert.equal(path(), review.path);
     assert.match(await page.locator('.notice-success').innerText(), /Your decision is recorded/);
@@ -247,7 +247,7 @@ describe('the operator console in a browser', { skip }, () => {
     for (const expected of ['Northwind Trading FZE', 'The list entry, as version', 'What made the score', 'Name similarity', 'SANCTIONS', contact.id]) assert.ok(main.includes(expected), `the alert shows ${expected}`);
     await look(page, 'console/alert');
     await page.getByRole('radio', { name: /^False positive/ }).check();
-    await page.getByLabel('Why').fill('A trading company in Brisbane, not the listed Dubai free-zone entity.');
+    await page.getByLabel('Note').fill('A trading company in Brisbane, not the listed Dubai free-zone entity.');
     await clickAndWait(page, 'button:has-text("Record decision")');
     assert.match(await page.locator('.notice-success').innerText(), /monitoring\.alert\.updated/);
     assert.match(await page.locator('main').innerText(), new RegExp(`DISMISSED[\\s\\S]*False positive[\\s\\S]*${operator.email.replace(/\./g, '\\.')} \\(operator\\)`));
@@ -258,7 +258,7 @@ describe('the operator console in a browser', { skip }, () => {
     });
 
     await stale.getByRole('radio', { name: /^True match/ }).check();
-    await stale.getByLabel('Why').fill('Looks like them.');
+    await stale.getByLabel('Note').fill('Looks like them.');
     const [response] = await Promise.all([stale.waitForNavigation(), stale.click('button:has-text("Record decision")')]);
     assert.equal(response?.status(), 409);
     assert.match(await stale.locator('.notice-error').innerText(), /decided already/);

@@ -92,7 +92,7 @@ ${pager({ path: '/console/alerts', query: { status, limit: request.query.limit =
           checked: values.decision ? [values.decision] : [],
           errors,
         })}
-${textarea({ name: 'note', label: 'Why', hint: `What you compared and what you found (at most ${noteLimit} characters). Kept for PVS’s record; not sent to the partner.`, value: values.note, required: true, errors })}`,
+${textarea({ name: 'note', label: 'Note', hint: `What you compared and what you found (at most ${noteLimit} characters). Kept for PVS’s record; not sent to the partner.`, value: values.note, required: true, errors })}`,
       }),
       { id: 'decision' },
     );

@@ -120,7 +120,7 @@ function features(f: AmlMatches['matches'][number]['features']): Html {
 }
 
 /** The screening lists' possible matches, screened again now, or why they cannot be shown. */
-export function amlEvidence(answer: AmlMatches): Html {
+export function amlEvidence(answer: AmlMatches, options: { sentForMatch: boolean }): Html {
   if (answer.status !== 'OK') return section('Sanctions and PEP lists', unavailable('List screening', answer));
   const screened = answer.screened!;
   return section(
@@ -150,7 +150,9 @@ ${table({
     { label: 'What made the score', cell: (m) => cellOf(features(m.features)) },
   ],
   rows: answer.matches,
-  empty: 'No list entry matches this person now. The entry that sent them to review may have left the list since.',
+  empty: options.sentForMatch
+    ? 'No list entry matches this person now. The entry that sent them to review may have left the list since.'
+    : 'No list entry matches this person now.',
 })}`,
   );
 }

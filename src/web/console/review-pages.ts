@@ -73,7 +73,8 @@ ${pager({ path: '/console', query: { limit: request.query.limit === 25 ? undefin
         deps.evidence.documentDetails(reader, params.requestId, params.individualId, { includeScans: true }),
         deps.evidence.amlMatches(reader, params.requestId, params.individualId),
       ]);
-      evidence = html`${documentEvidence(document)}${amlEvidence(aml)}`;
+      const sentForMatch = individual.reasons.some((r) => r.code === 'AML_POSSIBLE_MATCH');
+      evidence = html`${documentEvidence(document)}${amlEvidence(aml, { sentForMatch })}`;
     }
     const errors = state.errors ?? [];
     const body = html`${pageHeader('Manual review', {
@@ -143,7 +144,7 @@ ${inReview ? html`${evidence}${decisionForm(individual, viewer.session.csrfToken
         })}
 ${textarea({
   name: 'note',
-  label: 'Why',
+  label: 'Note',
   hint: `What you compared and what you found (at most ${noteLimit} characters). Kept with the decision for PVS’s review record; never sent to the partner.`,
   value: values.note,
   required: true,
