@@ -34,3 +34,9 @@ export async function listEntries(
     [filter.partnerId ?? null, filter.actorKind ?? null, filter.action ?? null, page.limit + 1, page.from],
   );
 }
+
+/** Every action recorded so far, for the log's filter. */
+export async function listActions(db: Executor): Promise<string[]> {
+  const rows = await db.query<{ action: string }>('SELECT DISTINCT action FROM audit_log ORDER BY action');
+  return rows.map((r) => r.action);
+}

@@ -51,6 +51,9 @@ export function createAuditService(deps: { db: Database; clock: Clock }) {
       });
     },
 
+    /** The actions recorded so far, for a filter. */
+    actions: () => repo.listActions(deps.db),
+
     async list(filter: { partnerId?: string; actorKind?: string; action?: string }, page: { limit: number; from: number }) {
       const rows = await repo.listEntries(deps.db, filter, page);
       return toPage(

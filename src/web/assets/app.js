@@ -7,11 +7,17 @@
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
-  // On a phone the navigation is a strip that scrolls sideways: bring the current page's item into view.
+  // On a phone the navigation is a strip that scrolls sideways: bring the current page's item into view
+  // (and again when the window is resized into a phone's width, as a rotated tablet is).
   const current = document.querySelector('.sidenav [aria-current="page"]');
-  if (current && current.parentElement.offsetTop === current.closest('ul').firstElementChild.offsetTop) {
-    current.scrollIntoView({ block: 'nearest', inline: 'center' });
-  }
+  const revealCurrent = () => {
+    const nav = current && current.closest('.sidenav');
+    if (!nav || nav.scrollWidth <= nav.clientWidth) return;
+    const offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+    nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
+  };
+  revealCurrent();
+  window.addEventListener('resize', revealCurrent);
 
   const summary = document.querySelector('[data-autofocus]');
   if (summary) summary.focus();

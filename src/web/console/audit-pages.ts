@@ -6,7 +6,7 @@ import type { AuditEntry } from '../../modules/audit/audit.service.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 import { sendPage } from '../area.ts';
 import { html, type Html } from '../html.ts';
-import { badge, field, filters, idText, pageHeader, pager, select, table, when } from '../ui.ts';
+import { badge, filters, idText, pageHeader, pager, select, table, when } from '../ui.ts';
 import type { ConsoleDeps } from './console.ts';
 import { breakable, cellOf, filterOf, pageQuery, partnerLink } from './console-common.ts';
 
@@ -101,7 +101,7 @@ ${pager({ path: '/console/evidence-reads', query: { reader, limit: request.query
   app.get('/audit', { schema: { querystring: AuditQuery } }, async (request, reply) => {
     const actorKind = request.query.actorKind || undefined;
     const action = request.query.action?.trim() || undefined;
-    const page = await deps.audit.list({ actorKind, action }, { limit: request.query.limit, from: request.query.from });
+    const [page, actions] = await Promise.all([deps.audit.list({ actorKind, action }, { limit: request.query.limit, from: request.query.from }), deps.audit.actions()]);
     const names = await deps.partners.namesOf(page.data.flatMap((e) => (e.partnerId ? [e.partnerId] : [])));
     const body = html`${pageHeader('Audit log', {
       lead: 'Every decision and change people made in the console and the portal, and their sign-ins: who, what, for which partner, and when. Newest first.',
@@ -109,7 +109,7 @@ ${pager({ path: '/console/evidence-reads', query: { reader, limit: request.query
 ${filters({
   action: '/console/audit',
   body: html`${select({ name: 'actorKind', label: 'Who', value: actorKind ?? '', blank: 'Anyone', choices: [{ value: 'OPERATOR', label: 'Operators' }, { value: 'PORTAL_USER', label: 'Portal users' }] })}
-${field({ name: 'action', label: 'Action', type: 'search', value: action ?? '', hint: 'Exactly, such as partner.disabled' })}`,
+${select({ name: 'action', label: 'Action', value: action ?? '', blank: 'Any action', choices: actions.map((a) => ({ value: a, label: a })) })}`,
 })}
 ${table({
   caption: 'Audit log, newest first',
