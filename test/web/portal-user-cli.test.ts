@@ -70,12 +70,10 @@ describe('pvs portal-user create', { skip }, () => {
     assert.match(String(created.password), /^[A-HJ-NP-Za-km-np-z2-9]{20}$/);
   });
 
-  it('refuses an unknown partner, a bad email and an email already in use, in one line each', async () => {
+  it('refuses an unknown partner and an email already in use, in one line each (a bad email: operator-cli.test.ts, the same schema)', async () => {
     const unknown = await run(site, ['portal-user', 'create', '--partner', 'ptn_01M7YSX1AM3TXGDKX1GDD1CEXA', '--email', 'x@gumtree.test']);
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stderr, 'pvs: The partner was not found\n');
-    const bad = await run(site, ['portal-user', 'create', '--partner', partnerId, '--email', 'not-an-email']);
-    assert.equal(bad.stderr, 'pvs: --email: must be an email address\n');
     const twice = await run(site, ['portal-user', 'create', '--partner', partnerId, '--email', 'KIM@gumtree.test']);
     assert.match(twice.stderr, /^pvs: A portal user with the email kim@gumtree\.test already exists/);
   });
