@@ -11,6 +11,7 @@ import { PayBody, PayResult } from '../../modules/payments/payments.schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import { SaveCardBody, SavedCard } from '../../modules/billing/billing.schemas.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
+import { cookieOf } from '../area.ts';
 import { cardFormCsp } from './card-form.ts';
 import { cardLinkNotice, renderCardPage } from './card-page.ts';
 import { linkNoticeCsp, renderLinkNotice, type LinkNotice } from './link-notice.ts';
@@ -34,15 +35,6 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
  * notice that says why there is none.
  */
 type LinkPage = { live: string; csp: string; headers?: Record<string, string> } | { status: number; notice: LinkNotice };
-
-/** A cookie's value from the Cookie header (no cookie plugin is installed: this page reads one). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of request.headers.cookie?.split(';') ?? []) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-  }
-  return undefined;
-}
 
 export function registerHostedRoutes(
   app: HttpApp,

@@ -3,9 +3,9 @@
 // `idleSeconds` without use, after `absoluteSeconds` in any case, or when revoked. Every form carries a
 // CSRF token derived from the session (an HMAC of its hash): nothing more to store, and a token is
 // worthless outside its session.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey, hmacHex } from '../../platform/crypto.ts';
+import { constantTimeEqual, deriveKey, hmacHex, randomToken } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
 import * as repo from './sessions.repository.ts';
 
@@ -24,12 +24,9 @@ export interface WebSession {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Equal strings, compared in constant time. */
-export function sameToken(a: string | undefined, b: string): boolean {
-  if (typeof a !== 'string') return false;
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+/** The session's form token, if `sent` is it (compared in constant time). */
+export function sameToken(sent: string | undefined, expected: string): boolean {
+  return typeof sent === 'string' && constantTimeEqual(sent, expected);
 }
 
 export function createSessionService(deps: { db: Database; clock: Clock; secretKey: string; idleSeconds: number; absoluteSeconds: number }) {
@@ -52,7 +49,7 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
 
     /** A new session; the token goes in the cookie and nowhere else. */
     async open(area: repo.WebArea, accountId: string, options: { passwordChangeRequired: boolean }): Promise<{ token: string; session: WebSession }> {
-      const token = randomBytes(32).toString('base64url');
+      const token = randomToken(32);
       const now = clock.now();
       const row: repo.SessionRow = {
         token_hash: hashToken(token),
