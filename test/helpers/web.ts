@@ -88,7 +88,7 @@ const screenshotRoot = new URL('../../test-output/screenshots/', import.meta.url
 
 /**
  * Checks the page with axe, then saves it at 1280×800 and at 390×844 (full page), and returns to the
- * desktop width. `name` is `portal/destinations` and the like. Axe runs once: what it checks (names,
+ * desktop width, failing a page that scrolls sideways on the phone. `name` is `portal/destinations` and the like. Axe runs once: what it checks (names,
  * labels, contrast, landmarks, roles) is the same markup and the same colours at either width.
  */
 export async function capture(page: Page, name: string): Promise<void> {
@@ -99,7 +99,15 @@ export async function capture(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${file}-desktop.png`, fullPage: true });
   await page.setViewportSize(phoneViewport);
   await page.screenshot({ path: `${file}-phone.png`, fullPage: true });
+  // Nothing wider than a phone's screen: a long id or path must wrap, not scroll the page sideways.
+  const { scrollWidth, clientWidth, wide } = await page.evaluate<{ scrollWidth: number; clientWidth: number; wide: string[] }>(`(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll('main *')].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .slice(0, 5).map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + (el.textContent || '').trim().slice(0, 60));
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  })()`);
   await page.setViewportSize(desktopViewport);
+  assert.ok(scrollWidth <= clientWidth, `${name} fits a phone’s width (${scrollWidth} px wide on a ${clientWidth} px screen): ${wide.join(' | ')}`);
 }
 
 /** Posts a form of the page the way a forged cross-site request would: the session cookie, no token. */

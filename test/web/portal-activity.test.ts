@@ -16,23 +16,12 @@ import { tenantOf } from '../../src/platform/tenancy.ts';
 import { createPayment } from '../helpers/payments.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { attemptChecked, createVerification, mintLinks, openLink } from '../helpers/verifications.ts';
-import { capture, clickAndWait, createPortalUser, desktopViewport, newWebContext, phoneViewport, postWithoutToken, signIn, type WebAccount } from '../helpers/web.ts';
+import { capture, clickAndWait, createPortalUser, newWebContext, postWithoutToken, signIn, type WebAccount } from '../helpers/web.ts';
 
 const skip = browserSkipReason();
 
-/** capture() (axe and screenshots), and at a phone's width nothing wider than the screen: a long id or path must wrap. */
-async function look(page: Page, name: string): Promise<void> {
-  await capture(page, name);
-  await page.setViewportSize(phoneViewport);
-  const { scrollWidth, clientWidth, wide } = await page.evaluate<{ scrollWidth: number; clientWidth: number; wide: string[] }>(`(() => {
-    const root = document.documentElement;
-    const wide = [...document.querySelectorAll('main *')].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 0.5)
-      .slice(0, 5).map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + (el.textContent || '').trim().slice(0, 60));
-    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
-  })()`);
-  await page.setViewportSize(desktopViewport);
-  assert.ok(scrollWidth <= clientWidth, `${name} fits a phone’s width (${scrollWidth} px wide on a ${clientWidth} px screen): ${wide.join(' | ')}`);
-}
+/** capture(): axe, both screenshots, and nothing wider than a phone's screen. */
+const look = (page: Page, name: string) => capture(page, name);
 
 /** A partner's rows of each kind, oldest first. */
 interface Rows {
