@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -12,6 +13,11 @@ function find(dir) {
     return name.endsWith('.test.ts') ? [full] : [];
   });
 }
+
+// The tests run the sources through tsx, but the CLI tests run bin/pvs.mjs, which runs dist/: build it
+// first when the sources changed since the last build.
+const build = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url)), '--if-stale'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 const filters = process.argv.slice(2);
 const files = ['src', 'test', 'sdk']

@@ -1,16 +1,23 @@
-// The `pvs` command.
+// The `pvs` command. It loads only what the command it runs needs: the services and the HTTP server
+// are imported by the action that uses them, so `pvs --help` pays for commander alone and a command
+// answered by the running server never opens the database (test/cli-loads.test.ts holds it to that).
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { runAdminCommand } from './cli/admin-client.ts';
-import { runServe, type Role } from './cli/serve.ts';
-import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.ts';
+import type { Role } from './cli/serve.ts';
+import type { Config } from './config.ts';
 import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
 import type { RuntimeSetting } from './modules/settings/runtime-settings.ts';
 import type { AsicImportResult } from './providers/register/asic-dataset/asic-dataset-import.ts';
 
-function config(): Config {
+async function config(): Promise<Config> {
+  const { loadConfig, loadDotEnv } = await import('./config.ts');
   loadDotEnv();
   return loadConfig();
+}
+
+async function runAdminCommand(name: string, input: Record<string, unknown>): Promise<unknown> {
+  const client = await import('./cli/admin-client.ts');
+  return client.runAdminCommand(await config(), name, input);
 }
 
 function print(result: unknown, json: boolean, human: (r: never) => string): void {
@@ -24,7 +31,8 @@ program
   .description('run the API, hosted pages and the background worker')
   .addOption(new Option('--role <role>', 'run only one part (needs DATABASE_URL)').choices(['all', 'api', 'worker']).default('all'))
   .action(async (options: { role: Role }) => {
-    await runServe(config(), options.role);
+    const { runServe } = await import('./cli/serve.ts');
+    await runServe(await config(), options.role);
   });
 
 program
@@ -32,7 +40,7 @@ program
   .description('apply pending database migrations')
   .option('--json', 'print one JSON object')
   .action(async (options: { json?: boolean }) => {
-    const result = (await runAdminCommand(config(), 'migrate', {})) as { applied: string[] };
+    const result = (await runAdminCommand('migrate', {})) as { applied: string[] };
     print(result, Boolean(options.json), (r: { applied: string[] }) => (r.applied.length ? `Applied ${r.applied.join(', ')}` : 'Nothing to apply: the database is up to date'));
   });
 
@@ -48,7 +56,7 @@ partner
     // A whole number is passed as one; anything else as typed, for the input check to name.
     const bps = options.commissionBps;
     const commissionBps = bps === undefined ? {} : { commissionBps: /^\d{1,9}$/.test(bps) ? Number(bps) : bps };
-    const result = await runAdminCommand(config(), 'partner-create', { name: options.name, monitoring: Boolean(options.monitoring), ...commissionBps });
+    const result = await runAdminCommand('partner-create', { name: options.name, monitoring: Boolean(options.monitoring), ...commissionBps });
     print(result, Boolean(options.json), (r: { partnerId: string; clientId: string; clientSecret: string; commissionBps: number }) =>
       [`partnerId     ${r.partnerId}`, `clientId      ${r.clientId}`, `clientSecret  ${r.clientSecret}   (shown once)`, `commission    ${r.commissionBps} bps`].join('\n'),
     );
@@ -61,7 +69,7 @@ operator
   .requiredOption('--email <email>', 'their email address, which they sign in with')
   .option('--json', 'print one JSON object')
   .action(async (options: { email: string; json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'operator-create', { email: options.email });
+    const result = await runAdminCommand('operator-create', { email: options.email });
     print(result, Boolean(options.json), (r: { operatorId: string; email: string; password: string }) =>
       [`operatorId  ${r.operatorId}`, `email       ${r.email}`, `password    ${r.password}   (one-time: shown once, replaced at the first sign-in)`].join('\n'),
     );
@@ -72,7 +80,7 @@ operator
   .requiredOption('--email <email>', 'their email address')
   .option('--json', 'print one JSON object')
   .action(async (options: { email: string; json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'operator-disable', { email: options.email });
+    const result = await runAdminCommand('operator-disable', { email: options.email });
     print(result, Boolean(options.json), (r: { operatorId: string; email: string; disabledAt: string }) => `Operator ${r.operatorId} (${r.email}) is disabled since ${r.disabledAt}`);
   });
 
@@ -84,7 +92,7 @@ portalUser
   .requiredOption('--email <email>', 'their email address, which they sign in with')
   .option('--json', 'print one JSON object')
   .action(async (options: { partner: string; email: string; json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'portal-user-create', { partnerId: options.partner, email: options.email });
+    const result = await runAdminCommand('portal-user-create', { partnerId: options.partner, email: options.email });
     print(result, Boolean(options.json), (r: { portalUserId: string; partnerId: string; email: string; password: string }) =>
       [
         `portalUserId  ${r.portalUserId}`,
@@ -100,7 +108,7 @@ portalUser
   .requiredOption('--email <email>', 'their email address')
   .option('--json', 'print one JSON object')
   .action(async (options: { email: string; json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'portal-user-disable', { email: options.email });
+    const result = await runAdminCommand('portal-user-disable', { email: options.email });
     print(result, Boolean(options.json), (r: { portalUserId: string; email: string; disabledAt: string }) => `Portal user ${r.portalUserId} (${r.email}) is disabled since ${r.disabledAt}`);
   });
 
@@ -114,7 +122,7 @@ destination
   .option('--json', 'print one JSON object')
   .action(async (options: { partner: string; url: string; categories?: string; json?: boolean }) => {
     const categories = options.categories?.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
-    const result = await runAdminCommand(config(), 'destination-create', { partnerId: options.partner, url: options.url, ...(categories ? { categories } : {}) });
+    const result = await runAdminCommand('destination-create', { partnerId: options.partner, url: options.url, ...(categories ? { categories } : {}) });
     print(result, Boolean(options.json), (r: { id: string; secret: string; categories: string[] }) =>
       [`id          ${r.id}`, `secret      ${r.secret}   (shown once)`, `categories  ${r.categories.join(', ')}`].join('\n'),
     );
@@ -130,7 +138,7 @@ screening
   .argument('<file>', 'the list file')
   .action(async (file: string, options: { format: string; list?: string; json?: boolean }) => {
     const input = { format: options.format, filePath: path.resolve(file), ...(options.list ? { list: options.list } : {}) };
-    const result = await runAdminCommand(config(), 'screening-import', input);
+    const result = await runAdminCommand('screening-import', input);
     print(result, Boolean(options.json), (r: { list: string; version: number; previousVersion: number | null; entries: number; unchanged: boolean }) =>
       r.unchanged
         ? `${file} is already in force as list "${r.list}" (${r.entries} entries); list version ${r.version} is unchanged`
@@ -152,7 +160,7 @@ screening
       ...(options.dob ? { dateOfBirth: options.dob } : {}),
       ...(options.country ? { country: options.country.toUpperCase() } : {}),
     };
-    const result = (await runAdminCommand(config(), 'screening-search', input)) as SearchOutput;
+    const result = (await runAdminCommand('screening-search', input)) as SearchOutput;
     print(result, Boolean(options.json), formatSearch);
     if (result.outcome === 'UNAVAILABLE' && !options.json) process.exitCode = 3;
   });
@@ -161,7 +169,7 @@ screening
   .description('the list version in force and the lists it holds')
   .option('--json', 'print one JSON object')
   .action(async (options: { json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'screening-status', {});
+    const result = await runAdminCommand('screening-status', {});
     print(result, Boolean(options.json), (r: ListStatus) =>
       r.version === null
         ? 'No list is loaded: screening answers UNAVAILABLE. Load one with `pvs screening import`.'
@@ -180,7 +188,7 @@ setting
   .option('--json', 'print one JSON object')
   .action(async (name: string, value: string, options: { json?: boolean }) => {
     const parsed = value === 'true' ? true : value === 'false' ? false : value;
-    print(await runAdminCommand(config(), 'setting-set', { name, value: parsed }), Boolean(options.json), formatSetting);
+    print(await runAdminCommand('setting-set', { name, value: parsed }), Boolean(options.json), formatSetting);
   });
 setting
   .command('reset')
@@ -188,14 +196,14 @@ setting
   .argument('<name>', 'the setting')
   .option('--json', 'print one JSON object')
   .action(async (name: string, options: { json?: boolean }) => {
-    print(await runAdminCommand(config(), 'setting-reset', { name }), Boolean(options.json), formatSetting);
+    print(await runAdminCommand('setting-reset', { name }), Boolean(options.json), formatSetting);
   });
 setting
   .command('list')
   .description('every runtime setting, its value and where the value comes from')
   .option('--json', 'print one JSON object')
   .action(async (options: { json?: boolean }) => {
-    print(await runAdminCommand(config(), 'setting-list', {}), Boolean(options.json), (r: { data: RuntimeSetting[] }) => r.data.map(formatSetting).join('\n'));
+    print(await runAdminCommand('setting-list', {}), Boolean(options.json), (r: { data: RuntimeSetting[] }) => r.data.map(formatSetting).join('\n'));
   });
 
 const registers = program.command('registers').description('offline copies of the business registers');
@@ -205,7 +213,7 @@ registers
   .option('--json', 'print one JSON object')
   .argument('<file>', 'the dataset file')
   .action(async (file: string, options: { json?: boolean }) => {
-    const result = await runAdminCommand(config(), 'registers-import-asic', { filePath: path.resolve(file) });
+    const result = await runAdminCommand('registers-import-asic', { filePath: path.resolve(file) });
     print(result, Boolean(options.json), formatAsicImport);
   });
 
@@ -231,6 +239,7 @@ function formatSearch(r: SearchOutput): string {
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  const { ConfigError } = await import('./config.ts');
   if (error instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${error.message}\n`);
     process.exit(78);

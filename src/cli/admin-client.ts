@@ -1,15 +1,13 @@
-// Runs an admin command wherever it can run safely: in this process when the database is PostgreSQL
-// or the embedded database is free, else inside the running server through its loopback endpoint.
-import { existsSync, readFileSync } from 'node:fs';
-import { Agent, fetch } from 'undici';
+// Runs an admin command where it is cheapest and safe: inside the server serving DATA_DIR when there is
+// one (through its loopback admin endpoint: a warm screening index, and no second process opening the
+// embedded database, which PGlite allows only once), else in this process. This file loads no service
+// code: a command answered by the server pays only for the request.
+import { request } from 'node:http';
 import { checkAdminInput } from '../admin/admin-input.ts';
 import { adminToken } from '../admin/admin-token.ts';
 import { adminCommands } from '../admin/commands.ts';
 import type { Config } from '../config.ts';
-import { createLogger } from '../platform/logger.ts';
-import { migrate } from '../platform/db/migrate.ts';
-import { createServices, DataDirBusyError, openDatabase } from '../services.ts';
-import { serverInfoPath } from './serve.ts';
+import { readServerInfo, type ServerInfo } from './server-info.ts';
 
 export async function runAdminCommand(config: Config, name: string, input: Record<string, unknown>): Promise<unknown> {
   const command = adminCommands[name];
@@ -18,45 +16,70 @@ export async function runAdminCommand(config: Config, name: string, input: Recor
   // runs, and is refused before a database is opened or a server is called.
   const problem = checkAdminInput(command, input);
   if (problem) throw new Error(problem.message);
+  // `migrate` reports what it applied: a server has applied everything at its start, so it runs here
+  // (and asks the server only when the server holds the embedded database).
+  const server = name === 'migrate' ? undefined : readServerInfo(config.DATA_DIR);
+  if (server) {
+    const answer = await runRemotely(config, server, name, input);
+    if (answer !== unreachable) return answer;
+  }
+  const local = await import('./local-command.ts');
   try {
-    // createServices migrates as it opens, which would leave `migrate` nothing to report: it opens the database itself.
-    if (name === 'migrate') return await migrateLocally(config);
-    const services = await createServices(config, { logger: createLogger({ level: 'warn', destination: process.stderr as never }) });
-    try {
-      return await command.run(services, input as never);
-    } finally {
-      await services.close();
-    }
+    return await local.runLocally(config, command, input);
   } catch (error) {
-    if (!(error instanceof DataDirBusyError)) throw error;
-    return runRemotely(config, name, input, error.holderPid);
+    if (!(error instanceof local.DataDirBusyError)) throw error;
+    return runRemotely(config, await waitForServer(config, error.holderPid), name, input, { required: true });
   }
 }
 
-async function migrateLocally(config: Config): Promise<{ applied: string[] }> {
-  const { db, lock } = await openDatabase(config);
-  try {
-    return { applied: (await migrate(db)).applied };
-  } finally {
-    await db.close();
-    lock?.release();
+/** The embedded database is held by a PVS that is still starting: it writes server.json once it listens. */
+async function waitForServer(config: Config, holderPid: number): Promise<ServerInfo> {
+  for (let i = 0; i < 50; i++) {
+    const info = readServerInfo(config.DATA_DIR);
+    if (info) return info;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  throw new Error(`PVS process ${holderPid} holds ${config.DATA_DIR} but is not serving HTTP; stop it and try again`);
 }
 
-async function runRemotely(config: Config, name: string, input: Record<string, unknown>, holderPid: number): Promise<unknown> {
-  const file = serverInfoPath(config);
-  // The server writes server.json once it listens; give a starting server a moment.
-  for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 200));
-  if (!existsSync(file)) throw new Error(`PVS process ${holderPid} holds ${config.DATA_DIR} but is not serving HTTP; stop it and try again`);
-  const info = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; adminUrl: string };
-  const response = await fetch(`${info.adminUrl}/admin/v1/commands/${name}`, {
-    method: 'POST',
-    // A large list import takes minutes; the default five-minute header timeout would cut it off.
-    dispatcher: new Agent({ headersTimeout: 0, bodyTimeout: 0 }),
-    headers: { authorization: `Bearer ${adminToken(config.SECRET_KEY)}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
+const unreachable = Symbol('unreachable');
+
+/**
+ * POSTs the command to the server's admin endpoint. A server that refuses the connection (it stopped
+ * since it wrote server.json, or the pid now belongs to another process) is `unreachable`, and the
+ * command runs here instead, unless the server is `required` (it holds the embedded database).
+ */
+function runRemotely(config: Config, server: ServerInfo, name: string, input: Record<string, unknown>, options: { required?: boolean } = {}): Promise<unknown> {
+  const body = JSON.stringify(input);
+  return new Promise((resolve, reject) => {
+    // No timeout: a large list import takes minutes, and the server is on this machine.
+    const req = request(
+      `${server.adminUrl}/admin/v1/commands/${name}`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken(config.SECRET_KEY)}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          let answer: Record<string, unknown>;
+          try {
+            answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          } catch {
+            return reject(new Error(`The running server (pid ${server.pid}) answered ${res.statusCode} with no JSON`));
+          }
+          const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+          if (ok) resolve(answer);
+          else reject(new Error(`The running server refused the command: ${String(answer.detail ?? res.statusCode)}`));
+        });
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED' && !options.required) resolve(unreachable);
+      else reject(new Error(`Could not reach the running server (pid ${server.pid}) at ${server.adminUrl}: ${error.message}`));
+    });
+    req.end(body);
   });
-  const body = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`The running server refused the command: ${String(body.detail ?? response.status)}`);
-  return body;
 }

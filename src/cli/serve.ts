@@ -11,12 +11,9 @@ import type { Worker } from '../platform/jobs/worker.ts';
 import type { Dispatcher } from '../modules/webhooks/dispatcher.ts';
 import { createServices, type Services } from '../services.ts';
 import { countCompanies } from '../providers/register/asic-dataset/asic-companies.repository.ts';
+import { serverInfoPath, writeServerInfo } from './server-info.ts';
 
 export type Role = 'all' | 'api' | 'worker';
-
-export function serverInfoPath(config: Config): string {
-  return path.join(config.DATA_DIR, 'server.json');
-}
 
 const loopbackHosts = new Set(['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1']);
 
@@ -111,10 +108,10 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     throw error;
   }
 
-  const infoFile = serverInfoPath(config);
+  const infoFile = serverInfoPath(config.DATA_DIR);
   if (app) {
     const adminHost = loopbackHosts.has(config.HOST) ? '127.0.0.1' : config.HOST;
-    writeFileSync(infoFile, JSON.stringify({ pid: process.pid, adminUrl: `http://${adminHost.includes(':') ? `[${adminHost}]` : adminHost}:${port}` }), { mode: 0o600 });
+    writeServerInfo(config.DATA_DIR, { pid: process.pid, adminUrl: `http://${adminHost.includes(':') ? `[${adminHost}]` : adminHost}:${port}` });
   }
 
   const banner = [
