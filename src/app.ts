@@ -6,27 +6,8 @@ import { portalArea } from './web/portal/portal.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
-import { registerOAuthRoutes } from './modules/auth/oauth.routes.ts';
-import { registerApiClientRoutes } from './modules/partners/api-clients.routes.ts';
-import { registerPartnerRoutes } from './modules/partners/partners.routes.ts';
-import { operatorTokenRoutes, registerOperatorRoutes } from './modules/operators/operators.routes.ts';
-import { registerSystemRoutes } from './modules/system/system.routes.ts';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { registerChargeRoutes } from './modules/billing/charges.routes.ts';
-import { registerContactRoutes } from './modules/billing/contacts.routes.ts';
-import { registerLookupRoutes } from './modules/lookups/lookups.routes.ts';
-import { registerPaymentRoutes } from './modules/payments/payments.routes.ts';
-import { registerVerificationRoutes } from './modules/verifications/verifications.routes.ts';
-import { registerVerificationSessionRoutes } from './modules/verifications/verification-sessions.routes.ts';
-import { registerVerificationDecisionRoutes } from './modules/verifications/verification-decisions.routes.ts';
-import { registerEvidenceRoutes } from './modules/verifications/evidence.routes.ts';
-import { registerEvidenceReadRoutes } from './modules/verifications/evidence-reads.routes.ts';
-import { registerReportFileRoutes } from './modules/verifications/reports/report-files.routes.ts';
-import { registerDeedRoutes } from './modules/deeds/deeds.routes.ts';
-import { registerMonitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { isLocalStorage } from './providers/storage/index.ts';
 import { registerStorageRoutes } from './providers/storage/storage.routes.ts';
-import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
@@ -89,30 +70,36 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   // Only the token endpoint takes a form; the /v1 plugin refuses it.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
 
-  registerSystemRoutes(app, { isReady: services.isReady });
-  registerOAuthRoutes(app, { tokens: services.tokens, keys: services.keys, limiter: services.tokenLimiter });
+  // Each module's routes (services.routes), in the order the OpenAPI document lists them.
+  const { routes } = services;
+  const modules = [
+    routes.system,
+    routes.auth,
+    routes.partners,
+    routes.operators,
+    routes.webhooks,
+    routes.billing,
+    routes.lookups,
+    routes.payments,
+    routes.verifications,
+    routes.settings,
+    routes.deeds,
+    routes.monitoring,
+  ];
+
+  // Outside every guard: health, the token endpoint, the person's hosted session, the hosted pages.
+  for (const module of modules) await module.public?.(app);
   registerAdminRoutes(app, services);
-  await registerVerificationSessionRoutes(app, { sessions: services.verificationSessions });
   registerHostedRoutes(app, { cardLinks: services.cardLinks, paymentLinks: services.paymentLinks, verificationSessions: services.verificationSessions, runWindowSeconds: config.BILLING_RUN_WINDOW_SECONDS });
-  // Report URLs carry their own permission (a signature), so they are outside the /v1 guard.
-  registerReportFileRoutes(app, { reports: services.reports });
-  // Upload URLs carry their own permission (a signature), so they are outside the /v1 guard.
+  // URLs that carry their own permission (a signature): the reports, and the uploads to local storage.
+  for (const module of modules) await module.signed?.(app);
   if (isLocalStorage(services.storage)) await registerStorageRoutes(app, { storage: services.storage });
   // The sandbox gateway's tokenisation endpoint stands in for the gateway's own hosted fields.
   if (services.gateway.name === 'sandbox') registerSandboxGatewayRoutes(app, { gateway: services.gateway });
+  // Registered inside partnerApi: that is what makes a /v1 route authenticated and tenant-scoped.
   await app.register(
     partnerApi({ tokens: services.tokens, limiter: services.apiLimiter }, (api) => {
-      registerPartnerRoutes(api, { partners: services.partners });
-      registerApiClientRoutes(api, { apiClients: services.apiClients, idempotency: services.idempotency });
-      registerWebhookRoutes(api, { destinations: services.destinations, notifications: services.notifications, idempotency: services.idempotency });
-      registerContactRoutes(api, { contacts: services.contacts, cardLinks: services.cardLinks, idempotency: services.idempotency });
-      registerChargeRoutes(api, { charges: services.charges });
-      registerLookupRoutes(api, { lookups: services.lookups, idempotency: services.idempotency });
-      registerPaymentRoutes(api, { payments: services.payments, idempotency: services.idempotency });
-      registerVerificationRoutes(api, { verifications: services.verifications, charges: services.charges, idempotency: services.idempotency });
-      registerEvidenceRoutes(api, { evidence: services.evidence, reports: services.reports });
-      registerDeedRoutes(api, { deeds: services.deeds });
-      registerMonitoringRoutes(api, { subscriptions: services.monitoringSubscriptions, alerts: services.monitoringAlerts });
+      for (const module of modules) module.partner?.(api);
       options.extraPartnerRoutes?.(api);
     }),
     { prefix: '/v1' },
@@ -123,13 +110,10 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(consoleArea(services), { prefix: '/console' });
   // PVS's own operators (docs/operators.md): signing in is public; every other /ops/v1 route is
   // registered inside opsApi, which is what makes it need an operator token.
-  await app.register(operatorTokenRoutes({ operators: services.operators, limiter: services.tokenLimiter }), { prefix: '/ops/v1' });
+  for (const module of modules) if (module.opsSignIn) await app.register(module.opsSignIn, { prefix: '/ops/v1' });
   await app.register(
     opsApi({ operators: services.operators }, (api) => {
-      registerOperatorRoutes(api, { operators: services.operators });
-      registerVerificationDecisionRoutes(api, { checks: services.verificationChecks });
-      registerEvidenceReadRoutes(api, { evidence: services.evidence });
-      registerSettingsRoutes(api, { settings: services.settings });
+      for (const module of modules) module.ops?.(api);
       options.extraOpsRoutes?.(api);
     }),
     { prefix: '/ops/v1' },

@@ -15,7 +15,7 @@
 // The caller supplies the pages (`scoreDeedPages`): the text layer for born-digital deeds, or whatever
 // the OCR pipeline reads from a scanned rendering of the same deed, so both are scored the same way.
 import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, type DeedPage, type ExtractedParty, type ExtractedTrust } from '../../src/modules/deeds/deed-payload.ts';
+import { DeedExtraction, type DeedPage, type ExtractedParty, type ExtractedTrust } from '../../src/providers/extractor/deed-payload.ts';
 import { quoteOnPage } from '../../src/modules/deeds/quotes.ts';
 import type { DeedExtractor } from '../../src/providers/extractor/extractor.ts';
 import type { DeedCase, DeedTruth, ExpectedParty } from '../../test/helpers/deed-corpus/index.ts';

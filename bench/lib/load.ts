@@ -8,7 +8,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type RequestData } from 'autocannon';
 import type { LoadGenerator } from './settings.ts';
-import type { BenchRequest } from './types.ts';
+import type { BenchRequest, Figures } from './vocabulary.ts';
+
+// What a run's samples reduce to (the type is vocabulary.ts's; scenarios import it from here too).
+export type { Figures };
 
 export interface LoadOptions {
   /** Base URL of the server, e.g. http://127.0.0.1:40123 */
@@ -37,28 +40,6 @@ export interface RawRun {
   timeouts: number;
   /** CPU time (user + system) the server's process spent during the run, µs; set by the runner. */
   serverCpuUs?: number;
-}
-
-export interface Figures {
-  /** Responses with the expected status, per second of measured time. */
-  rps: number;
-  /** Latency of responses with the expected status, in milliseconds, exact (from every response). */
-  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
-  /** Responses with the expected status. */
-  requests: number;
-  seconds: number;
-  slices: number;
-  /**
-   * CPU time of the server's process per response, µs (user + system; the PostgreSQL server's own
-   * processes are not included, PGlite is). Much less sensitive to a busy machine than req/s, so
-   * the first figure to look at when judging a change. With BENCH_LOADGEN=inprocess it includes
-   * autocannon.
-   */
-  serverCpuUsPerRequest: number | null;
-  /** Anything that should not happen: a run with any of these is invalid. */
-  unexpectedStatus: Record<string, number>;
-  errors: number;
-  timeouts: number;
 }
 
 /** Latencies in a growable Float64Array: tens of thousands per second stay small. */

@@ -3,9 +3,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Figures } from './load.ts';
 import type { BenchSettings } from './settings.ts';
-import { backendLabels, type Backend, type Goal } from './types.ts';
+import { backendLabels, type Backend, type Figures, type Goal } from './vocabulary.ts';
 
 export const resultsDir = fileURLToPath(new URL('../results/', import.meta.url));
 export const latestFile = path.join(resultsDir, 'latest.json');

@@ -1,5 +1,5 @@
 // Every knob of `npm run bench`, read once from the environment and the command line.
-import type { Backend } from './types.ts';
+import type { Backend } from './vocabulary.ts';
 
 export type LoadGenerator = 'child' | 'inprocess';
 
@@ -95,7 +95,11 @@ Environment:
                          submit per image size (default 200)
   BENCH_HOSTED_PEOPLE    hosted-verification: people at a time, and (a)'s connections (default 10)
   BENCH_HOSTED_PER_REQUEST
-                         hosted-verification: individuals per verification request, 1–100 (default 100)`;
+                         hosted-verification: individuals per verification request, 1–100 (default 100)
+  BENCH_PVS_ROOT         cli: the project whose bin/pvs.mjs is run (default this repository)
+  BENCH_CLI_RUNS         cli: runs of each command, the median reported (default 10)
+  BENCH_CLI_IDLE_SECONDS cli: seconds a started server idles before its memory is read (default 3)
+  BENCH_CLI_KEEP=1       cli: keep its data directories and logs`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);

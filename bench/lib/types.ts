@@ -6,31 +6,12 @@ import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { HttpApp } from '../../src/platform/http/types.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import type { Services } from '../../src/services.ts';
-import type { Figures } from './load.ts';
 import type { ScenarioResult } from './report.ts';
 import type { BenchSettings } from './settings.ts';
+import type { Backend, BenchRequest, Figures, Goal } from './vocabulary.ts';
 
-export type Backend = 'postgres' | 'pglite';
-
-export const backendLabels: Record<Backend, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
-
-/** One HTTP request, sent over and over by the load generator. */
-export interface BenchRequest {
-  method?: HTTPMethods;
-  /** Path and query, e.g. `/v1/channel-partners/me`. */
-  path: string;
-  headers?: Record<string, string>;
-  /** A request body (JSON text); set content-type in headers. */
-  body?: string;
-  /**
-   * Bodies sent in turn instead of `body`, one per request across all connections, going round when
-   * the list is spent: a write that should not repeat the same values (e.g. distinct ABNs). The check
-   * before the load sends the first.
-   */
-  bodies?: readonly string[];
-  /** The status every response must have (default 200). Any other status makes the run invalid. */
-  expectStatus?: number;
-}
+// The words every part of the bench speaks live in vocabulary.ts (settings, load and report use them too).
+export { backendLabels, type Backend, type BenchRequest, type Figures, type Goal } from './vocabulary.ts';
 
 /** (a): the bare route. Registered on a plain `Fastify()` with no plugins, hooks or schemas. */
 export interface BaselineRoute {
@@ -54,14 +35,6 @@ export interface ScenarioRun {
   check?(server: 'baseline' | 'real', status: number, body: string): string | undefined;
   /** Called after both measurements of this scenario on this back-end. */
   teardown?(): Promise<void>;
-}
-
-/** Thresholds; a missing field is not checked. */
-export interface Goal {
-  /** Minimum rps(b) / rps(a). */
-  minThroughputRatio?: number;
-  /** Maximum p99(b) / p99(a). */
-  maxP99Ratio?: number;
 }
 
 interface ScenarioCommon {

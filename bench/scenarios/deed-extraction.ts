@@ -20,7 +20,7 @@
 // BENCH_DEED_SEED: draw the corpus from another seed (same kinds of deed, other names and wording; default:
 // the corpus the tests use). No database: the scenario runs once, on the run's first back-end.
 import os from 'node:os';
-import type { DeedPage } from '../../src/modules/deeds/deed-payload.ts';
+import type { DeedPage } from '../../src/providers/extractor/deed-payload.ts';
 import { readDeedPages } from '../../src/modules/deeds/pipeline/read-pages.ts';
 import { createRulesExtractor } from '../../src/providers/extractor/rules-extractor.ts';
 import { deedCorpus, renderDeed, type DeedCase } from '../../test/helpers/deed-corpus/index.ts';

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { settingDocs } from '../../src/config.ts';
-import type { DeedPage } from '../../src/modules/deeds/deed-payload.ts';
+import type { DeedPage } from '../../src/providers/extractor/deed-payload.ts';
 import { ocrDpi } from '../../src/modules/deeds/pipeline/page-reader.ts';
 import { encodePgm, renderPageGrey } from '../../src/modules/deeds/pipeline/page-render.ts';
 import { openPdf } from '../../src/modules/deeds/pipeline/pdf-document.ts';

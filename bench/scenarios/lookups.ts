@@ -15,7 +15,7 @@
 //   second from the workers' start to the last completion (the workers' rate);
 // - live: the workers running while N lookups are posted: first lookup created to last completed.
 // Every lookup must end COMPLETED, its job SUCCEEDED and its business-lookup.completed event written.
-import { lookupJobs, processLookupJob } from '../../src/modules/lookups/lookups.jobs.ts';
+import { processLookupJob } from '../../src/modules/lookups/lookups.jobs.ts';
 import { acnCheckDigit, isValidAcn } from '../../src/platform/business-numbers.ts';
 import { newId } from '../../src/platform/ids.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
@@ -249,7 +249,7 @@ export default defineScenario({
     });
     const b = summary(backlog);
     const l = summary(live);
-    const concurrency = lookupJobs({ lookups: ctx.services.lookups }).find((d) => d.kind === processLookupJob.kind)?.concurrency;
+    const concurrency = ctx.services.jobDefinitions.find((d) => d.kind === processLookupJob.kind)?.concurrency;
     const workers = `${settings.lookupWorkers} worker${settings.lookupWorkers === 1 ? '' : 's'} (lookups.process: ${concurrency} at a time each)`;
     return {
       ...result,

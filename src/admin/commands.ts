@@ -16,6 +16,11 @@ export interface AdminCommand<S extends TSchema = TSchema> {
   /** The `pvs` option (or argument) each input field comes from, so a refusal names what the operator typed. */
   options: Record<string, string>;
   run(services: Services, input: Static<S>): Promise<unknown>;
+  /**
+   * What the command does when the CLI runs it in its own process, without a server: no warm state to
+   * reuse. Absent: `run`.
+   */
+  runLocally?(services: Services, input: Static<S>): Promise<unknown>;
 }
 
 /** Linux's PATH_MAX: no longer path can be opened. */
@@ -108,6 +113,8 @@ export const adminCommands: Record<string, AdminCommand> = {
     ),
     options: { name: '--name', kind: '--kind', dateOfBirth: '--dob', country: '--country' },
     run: (services, input) => services.screening.search(input),
+    // Building the index of a whole list for one query would take seconds: read only its candidates.
+    runLocally: (services, input) => services.screening.searchOnce(input),
   }),
   'screening-status': command({
     name: 'screening-status',

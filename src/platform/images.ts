@@ -19,11 +19,7 @@ export interface CleanImage {
 }
 
 /** What the format walkers return: the stripped file and the size its header declares. */
-export interface StrippedImage {
-  bytes: Buffer;
-  width: number;
-  height: number;
-}
+export type { StrippedImage } from './images/stripped-image.ts';
 
 export type ImageRefusal = 'NOT_JPEG_OR_PNG' | 'TOO_LARGE' | 'DAMAGED';
 

@@ -1,11 +1,10 @@
-// Recurring housekeeping of the platform's own tables.
+// Recurring housekeeping of the platform's own tables. (The web sessions' purge is web/session/sessions.jobs.ts.)
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { defineJob, SlotPayload } from './jobs/job.ts';
 import { deleteFinishedBefore } from './jobs/jobs.repository.ts';
 import { purgeRateLimitCounters } from './rate-limit.ts';
-import { deleteEndedSessions } from '../web/session/sessions.repository.ts';
 
 const day = 24 * 3600_000;
 
@@ -34,15 +33,6 @@ export function maintenanceJobs(deps: { db: Database; clock: Clock }) {
       // Finished jobs stay two weeks for diagnosis; their payloads hold ids, never personal data.
       handler: async () => {
         await deleteFinishedBefore(deps.db, new Date(deps.clock.now().getTime() - 14 * day));
-      },
-    }),
-    defineJob({
-      kind: 'platform.purge-web-sessions',
-      payload: SlotPayload,
-      everySeconds: 3600,
-      // Portal and console sessions ended (expired, idle or signed out) more than a day ago.
-      handler: async () => {
-        await deleteEndedSessions(deps.db, new Date(deps.clock.now().getTime() - day));
       },
     }),
   ];

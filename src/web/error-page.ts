@@ -2,7 +2,7 @@
 // exactly like a missing one), a refused form, a bad address, or a failure on our side.
 import type { FastifyReply } from 'fastify';
 import { html, type Html } from './html.ts';
-import { sendPage } from './area.ts';
+import { sendPage } from './pages.ts';
 
 export function errorPage(reply: FastifyReply, status: number, title: string, message: string | Html): FastifyReply {
   const signedIn = reply.request.viewer !== undefined;

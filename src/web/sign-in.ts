@@ -7,7 +7,7 @@ import { newPasswordProblem } from '../modules/accounts/password-accounts.ts';
 import { newPasswordMinLength } from '../modules/accounts/passwords.ts';
 import { AppError } from '../platform/errors.ts';
 import type { HttpApp } from '../platform/http/types.ts';
-import { cookieOf, formOf, sendPage, sessionCookie, type AreaConfig } from './area.ts';
+import { cookieOf, formOf, sendPage, sessionCookie, type AreaConfig } from './pages.ts';
 import { html } from './html.ts';
 import { sameToken } from './session/sessions.service.ts';
 import { errorSummary, field, notice, type FieldError } from './ui.ts';

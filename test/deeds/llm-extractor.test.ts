@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { DeedExtraction, DeedPage } from '../../src/modules/deeds/deed-payload.ts';
+import type { DeedExtraction, DeedPage } from '../../src/providers/extractor/deed-payload.ts';
 import { createLlmExtractor } from '../../src/providers/extractor/llm-extractor.ts';
 
 const pages: DeedPage[] = [

@@ -2,7 +2,7 @@
 // promises every answer keeps (the payload schema, every quote found verbatim on its page).
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, type DeedPage, type ExtractedParty } from '../../src/modules/deeds/deed-payload.ts';
+import { DeedExtraction, type DeedPage, type ExtractedParty } from '../../src/providers/extractor/deed-payload.ts';
 import { quotesFound } from '../../src/modules/deeds/quotes.ts';
 import { createRulesExtractor } from '../../src/providers/extractor/rules-extractor.ts';
 

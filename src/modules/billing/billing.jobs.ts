@@ -1,8 +1,7 @@
-// Billing's jobs. The specs (name, payload, retry) are apart from the handlers so that the services
-// that enqueue them can exist before the handlers that call those services.
+// Billing's jobs: their names, payloads, retries and schedules. The services enqueue them from here; the
+// handlers, which call those services, are bound in billing.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, SlotPayload, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { BillingRunService } from './billing-runs.service.ts';
+import { defineJobSpec, SlotPayload } from '../../platform/jobs/job.ts';
 
 // The gateway may be down for a while; these retry for about a day before giving up: the waits
 // between 18 attempts add up to 25 h 42 min (30 s, 2, 10, 30, 60 min, then 2 h twelve times).
@@ -41,13 +40,3 @@ export const sweepStuckRunsJob = defineJobSpec({
 
 /** What the queue must know before the services that enqueue these exist. */
 export const billingJobSpecs = [captureRunJob, refundChargeJob, detachCardJob, sweepStuckRunsJob];
-
-export function billingJobs(deps: { runs: BillingRunService }): JobDefinition[] {
-  return [
-    defineJob({ ...captureRunJob, concurrency: 4, handler: (payload, ctx) => deps.runs.capture(payload.billingRunId, ctx) }),
-    defineJob({ ...refundChargeJob, handler: (payload, ctx) => deps.runs.refund(payload.chargeId, ctx) }),
-    defineJob({ ...detachCardJob, handler: (payload) => deps.runs.detach(payload.paymentMethodRef) }),
-    // One sweep at a time: two slots due together (a worker back after a pause) would look up the same runs twice.
-    defineJob({ ...sweepStuckRunsJob, concurrency: 1, handler: () => deps.runs.sweep() }),
-  ] as JobDefinition[];
-}

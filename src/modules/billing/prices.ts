@@ -22,7 +22,10 @@ export const productLabels: Record<Product, string> = {
 
 export type PriceList = Readonly<Record<Product, number>>;
 
-export function priceListFrom(config: Config): PriceList {
+/** The settings the price list is read from. */
+export type PriceSettings = Pick<Config, 'PRICE_LOOKUP_FULL' | 'PRICE_LOOKUP_ASIC_ONLY' | 'PRICE_LOOKUP_UBO_ONLY' | 'PRICE_DEED_ANALYSIS' | 'PRICE_VERIFICATION_INDIVIDUAL'>;
+
+export function priceListFrom(config: PriceSettings): PriceList {
   return Object.freeze({
     BUSINESS_LOOKUP_FULL: config.PRICE_LOOKUP_FULL,
     BUSINESS_LOOKUP_ASIC_ONLY: config.PRICE_LOOKUP_ASIC_ONLY,

@@ -17,7 +17,7 @@ import type { DeedExtractor } from '../../providers/extractor/extractor.ts';
 import type { DocumentStorage } from '../../providers/storage/storage.ts';
 import type { ChargeService } from '../billing/charges.service.ts';
 import { deedAnalysisCompleted, deedAnalysisFailed } from '../webhooks/events/deeds.events.ts';
-import { DeedExtraction, type DeedPage } from './deed-payload.ts';
+import { DeedExtraction, type DeedPage } from '../../providers/extractor/deed-payload.ts';
 import type { PdfInspection } from './deeds.service.ts';
 import { maxDeedBytes, maxDeedPages } from './deeds.service.ts';
 import * as repo from './deeds.repository.ts';

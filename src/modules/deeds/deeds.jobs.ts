@@ -1,8 +1,9 @@
 // The deed jobs: the analysis of one started deed, and a sweep every minute that expires uploads never
 // started, fails analyses whose job died past the deadline, and deletes documents an end left behind.
+// The service enqueues them from here; the handlers, which call the processing service, are bound in
+// deeds.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, SlotPayload, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { DeedProcessingService } from './deed-processing.service.ts';
+import { defineJobSpec, SlotPayload } from '../../platform/jobs/job.ts';
 
 /**
  * A crash or a lost lease runs the analysis again from the stored document. A configured remote
@@ -16,10 +17,5 @@ export const analyseDeedJob = defineJobSpec({
 
 export const sweepDeedsJob = defineJobSpec({ kind: 'deeds.sweep', payload: SlotPayload, everySeconds: 60 });
 
-export function deedJobs(deps: { processing: DeedProcessingService }): JobDefinition[] {
-  return [
-    // One at a time per process: an analysis already uses every core for OCR.
-    defineJob({ ...analyseDeedJob, concurrency: 1, handler: (payload, ctx) => deps.processing.analyse(payload.deedAnalysisId, ctx) }),
-    defineJob({ ...sweepDeedsJob, handler: () => deps.processing.sweep() }),
-  ] as JobDefinition[];
-}
+/** What the queue must know before the services that enqueue them exist. */
+export const deedJobSpecs = [analyseDeedJob, sweepDeedsJob];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeedExtraction } from './deed-payload.ts';
+import type { DeedExtraction } from '../../providers/extractor/deed-payload.ts';
 import { quoteOnPage, quotesFound } from './quotes.ts';
 
 const page = { number: 3, text: 'The Appointor of the Trust is\nPriscilla  Mary FAIRBAIRN of 4 Wattle Lane,\nToowong.', source: 'TEXT_LAYER' as const };

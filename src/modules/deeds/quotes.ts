@@ -1,7 +1,7 @@
 // Every party's sourceQuote must be text of the page it cites: whatever extracted it (rules or a
 // language model), a quote not found there is an invention and the answer is refused. Runs of
 // whitespace count as one space on both sides: a text layer and OCR break lines differently.
-import type { DeedExtraction, DeedPage } from './deed-payload.ts';
+import type { DeedExtraction, DeedPage } from '../../providers/extractor/deed-payload.ts';
 
 const squeezed = (text: string) => text.replace(/\s+/g, ' ').trim();
 

@@ -5,7 +5,8 @@
 // What is kept is the structure and party names only. Dates of birth and addresses are never part of it:
 // the ownership view reads them live (CONTRACT §5). The provider's node ids and party references are not
 // kept in the structure: persons are their idv entities, whose rows hold the reference for those live reads.
-import { analyseOwnership, type OwnershipAnalysis, type OwnershipInput, type OwnershipNodeKind } from './ownership.ts';
+import { analyseOwnership, type OwnershipAnalysis, type OwnershipInput } from './ownership.ts';
+import type { OwnershipNodeKind } from '../../providers/register/ownership-report.ts';
 import type { RegisterFacts } from './register-reading.ts';
 
 export type PartyRole = 'DIRECTOR' | 'SECRETARY' | 'OFFICER' | 'UBO' | 'SHAREHOLDER' | 'INDIVIDUAL_OWNER';

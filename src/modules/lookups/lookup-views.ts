@@ -22,7 +22,7 @@ export interface ViewAnswer<T> {
   cacheable: boolean;
 }
 
-export function createLookupViews(deps: { db: Database; clock: Clock; logger: Logger; registers: Registers; screening: ScreeningService; readBudget: number }) {
+export function createLookupViews(deps: { db: Database; clock: Clock; logger: Logger; registers: Registers; screening: Pick<ScreeningService, 'screenPerson' | 'currentVersion'>; readBudget: number }) {
   const { db, clock } = deps;
 
   async function completedLookup(tenant: Tenant, id: string): Promise<repo.LookupRow> {

@@ -1,8 +1,7 @@
-// The lookup job: reads the registers for one lookup and completes or fails it. The spec is apart from
-// the handler so that the service that enqueues it can exist before the handler that calls it.
+// The lookup job: reads the registers for one lookup and completes or fails it. The service enqueues it
+// from here; the handler, which calls the service, is bound in lookups.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { LookupService } from './lookups.service.ts';
+import { defineJobSpec } from '../../platform/jobs/job.ts';
 
 /**
  * A register that does not answer is tried again after 5 s, 20 s and 60 s; the fourth attempt that
@@ -15,6 +14,5 @@ export const processLookupJob = defineJobSpec({
   retry: { maxAttempts: 4, backoffSeconds: [5, 20, 60] },
 });
 
-export function lookupJobs(deps: { lookups: LookupService }): JobDefinition[] {
-  return [defineJob({ ...processLookupJob, concurrency: 4, handler: (payload, ctx) => deps.lookups.process(payload.lookupId, ctx) })] as JobDefinition[];
-}
+/** What the queue must know before the service that enqueues it exists. */
+export const lookupJobSpecs = [processLookupJob];

@@ -68,10 +68,10 @@ export function createLookupService(deps: {
   clock: Clock;
   logger: Logger;
   registers: Registers;
-  charges: ChargeService;
+  charges: Pick<ChargeService, 'chargeNewWork' | 'voidCharge'>;
   outbox: Outbox;
   queue: JobQueue;
-  screening: ScreeningService;
+  screening: Pick<ScreeningService, 'screenPerson' | 'currentVersion'>;
   readBudget: number;
 }) {
   const { db, clock } = deps;

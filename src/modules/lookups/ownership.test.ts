@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  analyseOwnership, completenessOf, roundPercent,
-  type CompletenessFields, type OwnershipAnalysis, type OwnershipGraph, type OwnershipNodeKind, type UnlinkedOwner,
-} from './ownership.ts';
+import type { OwnershipGraph, OwnershipNodeKind, UnlinkedOwner } from '../../providers/register/ownership-report.ts';
+import { analyseOwnership, completenessOf, roundPercent, type CompletenessFields, type OwnershipAnalysis } from './ownership.ts';
 
 type Edge = [owner: string, owned: string, percent: number];
 

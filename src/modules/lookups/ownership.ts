@@ -1,14 +1,7 @@
 // Ownership traversal and completeness (CONTRACT §5, SPEC "Completeness rules"): pure functions, no I/O.
 // The lookup service passes in the graph the UBO-report provider returned and presents what comes out.
-
-export type OwnershipNodeKind = 'COMPANY' | 'PERSON' | 'TRUST' | 'OTHER';
-/** A company node carries its ACN, and its ABN where the source knows it, so that a reader can tell companies apart. */
-export interface OwnershipNode { id: string; kind: OwnershipNodeKind; name: string; acn?: string; abn?: string; }
-/** `ownerId` holds `percent` (0 < percent ≤ 100, may have decimals) of `ownedId`. */
-export interface OwnershipEdge { ownerId: string; ownedId: string; percent: number; }
-/** An owner the source names but cannot link to any node (no identifier). */
-export interface UnlinkedOwner { name: string; ownedId: string; percent: number | null; }
-export interface OwnershipGraph { rootId: string; nodes: OwnershipNode[]; edges: OwnershipEdge[]; unlinkedOwners: UnlinkedOwner[]; }
+// The graph's types are the provider's (providers/register/ownership-report.ts): it is what a register speaks.
+import type { OwnershipEdge, OwnershipGraph, OwnershipNode, OwnershipNodeKind, UnlinkedOwner } from '../../providers/register/ownership-report.ts';
 
 export type OwnershipSource = 'AVAILABLE' | 'UNAVAILABLE' | 'NOT_REQUESTED';
 export type OwnershipReason = 'COMPLETE' | 'TRUNCATED' | 'BLOCKED_NODES' | 'UNLINKED_OWNERS' | 'SOURCE_UNAVAILABLE' | 'NOT_REQUESTED' | 'UNKNOWN';

@@ -1,8 +1,8 @@
 // The monitoring jobs: the first screening of one contact (when enabled, changed or renamed), and the
-// re-screen of every monitored contact that each new list version asks for.
+// re-screen of every monitored contact that each new list version asks for. The handlers, which call the
+// re-screen service, are bound in monitoring.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { RescreenService } from './rescreen.service.ts';
+import { defineJobSpec } from '../../platform/jobs/job.ts';
 
 export const screenContactJob = defineJobSpec({
   kind: 'monitoring.screen-contact',
@@ -22,10 +22,5 @@ export const rescreenJob = defineJobSpec({
 
 export const rescreenJobKey = (version: number) => `monitoring.rescreen:${version}`;
 
-export function monitoringJobs(deps: { rescreens: RescreenService }): JobDefinition[] {
-  return [
-    defineJob({ ...screenContactJob, concurrency: 2, handler: (payload, ctx) => deps.rescreens.screenContact(payload.contactId, ctx) }),
-    // One version at a time per process: a re-screen already keeps a core busy.
-    defineJob({ ...rescreenJob, concurrency: 1, handler: (payload, ctx) => deps.rescreens.rescreen(payload.version, ctx) }),
-  ] as JobDefinition[];
-}
+/** What the queue must know before the services that enqueue them exist. */
+export const monitoringJobSpecs = [screenContactJob, rescreenJob];

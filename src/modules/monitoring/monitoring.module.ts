@@ -1,18 +1,24 @@
-// The monitoring module's wiring: subscriptions, alerts, the screener the two jobs share, and the jobs.
+// The monitoring module's wiring: subscriptions, alerts, the screener the two jobs share, the jobs, and the
+// /v1 routes. Screening calls back into it (rescreenOnNewVersion) when a list version is made.
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { createSealer, deriveKey } from '../../platform/crypto.ts';
-import type { Database } from '../../platform/db/database.ts';
-import type { JobDefinition } from '../../platform/jobs/job.ts';
+import type { Database, Tx } from '../../platform/db/database.ts';
+import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Module } from '../../platform/module.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
-import { createAlertService } from './alerts.service.ts';
-import { monitoringJobs } from './monitoring.jobs.ts';
-import { createRescreenService } from './rescreen.service.ts';
+import { createAlertService, type AlertService } from './alerts.service.ts';
+import { rescreenJob, rescreenJobKey, screenContactJob } from './monitoring.jobs.ts';
+import { registerMonitoringRoutes } from './monitoring.routes.ts';
+import { createRescreenService, type RescreenService } from './rescreen.service.ts';
 import { createScreener } from './screener.ts';
-import { createSubscriptionService } from './subscriptions.service.ts';
+import { createSubscriptionService, type SubscriptionService } from './subscriptions.service.ts';
+
+export { monitoringJobSpecs } from './monitoring.jobs.ts';
 
 export interface MonitoringModuleDeps {
   db: Database;
@@ -20,21 +26,38 @@ export interface MonitoringModuleDeps {
   outbox: Outbox;
   queue: JobQueue;
   logger: Logger;
-  screening: ScreeningService;
-  secretKey: string;
+  screening: Pick<ScreeningService, 'freshIndex' | 'changesSince' | 'searchIn'>;
+  /** MONITORING_BATCH_SIZE: contacts per re-screen batch. */
+  config: Pick<Config, 'SECRET_KEY' | 'MONITORING_BATCH_SIZE'>;
+  /** Whether the partner may use monitoring (the partners module). */
   isEligible(tenant: Tenant): Promise<boolean>;
-  /** Contacts per re-screen batch. */
-  batchSize?: number;
 }
 
-export function createMonitoringModule(deps: MonitoringModuleDeps) {
-  const datesOfBirth = createSealer(deriveKey(deps.secretKey, 'monitoring-dates-of-birth'));
+export interface MonitoringServices {
+  monitoringSubscriptions: SubscriptionService;
+  monitoringAlerts: AlertService;
+  monitoringRescreens: RescreenService;
+}
+
+/**
+ * Screening's hook: every new list version re-screens the monitored contacts, by a job that exists exactly
+ * when the version does (enqueued in the version's transaction, keyed by it).
+ */
+export function rescreenOnNewVersion(queue: Pick<JobQueue, 'enqueue'>) {
+  return async (tx: Tx, version: number): Promise<void> => {
+    await queue.enqueue(tx, rescreenJob, { version }, { key: rescreenJobKey(version) });
+  };
+}
+
+export function createMonitoringModule(deps: MonitoringModuleDeps): Module<MonitoringServices> {
+  const { config } = deps;
+  const datesOfBirth = createSealer(deriveKey(config.SECRET_KEY, 'monitoring-dates-of-birth'));
   const screener = createScreener({
     clock: deps.clock,
     outbox: deps.outbox,
     screening: deps.screening,
     openDateOfBirth: (sealed) => datesOfBirth.open(sealed),
-    subjectKey: deriveKey(deps.secretKey, 'monitoring-subjects'),
+    subjectKey: deriveKey(config.SECRET_KEY, 'monitoring-subjects'),
   });
   const subscriptions = createSubscriptionService({
     ...deps,
@@ -42,9 +65,17 @@ export function createMonitoringModule(deps: MonitoringModuleDeps) {
     openDateOfBirth: (sealed) => datesOfBirth.open(sealed),
   });
   const alerts = createAlertService(deps);
-  const rescreens = createRescreenService({ ...deps, logger: deps.logger.child({ module: 'monitoring' }), screener, batchSize: deps.batchSize ?? 500 });
-  const jobs: JobDefinition[] = monitoringJobs({ rescreens });
-  return { subscriptions, alerts, rescreens, jobs };
-}
+  const rescreens = createRescreenService({ ...deps, logger: deps.logger.child({ module: 'monitoring' }), screener, batchSize: config.MONITORING_BATCH_SIZE });
 
-export type MonitoringModule = ReturnType<typeof createMonitoringModule>;
+  const jobs = [
+    defineJob({ ...screenContactJob, concurrency: 2, handler: (payload, ctx) => rescreens.screenContact(payload.contactId, ctx) }),
+    // One version at a time per process: a re-screen already keeps a core busy.
+    defineJob({ ...rescreenJob, concurrency: 1, handler: (payload, ctx) => rescreens.rescreen(payload.version, ctx) }),
+  ] as JobDefinition[];
+
+  return {
+    services: { monitoringSubscriptions: subscriptions, monitoringAlerts: alerts, monitoringRescreens: rescreens },
+    jobs,
+    routes: { partner: (api) => registerMonitoringRoutes(api, { subscriptions, alerts }) },
+  };
+}

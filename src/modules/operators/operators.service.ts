@@ -4,18 +4,13 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors.ts';
+import type { OperatorIdentity } from '../../platform/http/ops-api.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createPasswordAccounts, type PasswordAccounts } from '../accounts/password-accounts.ts';
 import type { OperatorTokens } from './operator-tokens.ts';
 import type { CreatedOperator, CreateOperatorInput, Operator, OperatorToken, OperatorTokenBody } from './operators.schemas.ts';
 
 export { normaliseEmail } from '../accounts/password-accounts.ts';
-
-/** Who is calling an /ops/v1 route or using the console; set by the ops guard as `request.operator`. */
-export interface OperatorIdentity {
-  operatorId: string;
-  email: string;
-}
 
 export interface OperatorService {
   create(input: CreateOperatorInput): Promise<CreatedOperator>;

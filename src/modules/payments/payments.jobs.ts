@@ -1,8 +1,7 @@
-// Payments' job. The spec is apart from the handler so that the link service, which enqueues it, can
-// exist before the handler that calls that service.
+// Payments' job. The link service enqueues it from here; the handler, which calls that service, is bound
+// in payments.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { PaymentLinkService } from './payment-links.service.ts';
+import { defineJobSpec } from '../../platform/jobs/job.ts';
 
 /**
  * Settles an attempt the hosted request could not (the gateway was down, or the process died after the
@@ -15,8 +14,5 @@ export const settleAttemptJob = defineJobSpec({
   retry: { maxAttempts: 14, backoffSeconds: [30, 60, 120, 300, 600, 1800, 3600] },
 });
 
+/** What the queue must know before the service that enqueues it exists. */
 export const paymentJobSpecs = [settleAttemptJob];
-
-export function paymentJobs(deps: { links: PaymentLinkService }): JobDefinition[] {
-  return [defineJob({ ...settleAttemptJob, concurrency: 4, handler: (payload, ctx) => deps.links.settle(payload.paymentId, payload.attempt, ctx) })] as JobDefinition[];
-}

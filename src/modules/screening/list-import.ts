@@ -11,6 +11,7 @@ import { newId } from '../../platform/ids.ts';
 import { listReaders } from './formats/index.ts';
 import { ListFormatError, type ListEntry } from './list-entry.ts';
 import type { IndexedEntry } from './matching/screening-index.ts';
+import { createSearchKeyWriter } from './one-off-search.ts';
 import * as repo from './screening.repository.ts';
 
 export type ListFormat = 'dfat' | 'opensanctions' | 'csv';
@@ -53,23 +54,29 @@ export function createListImporter(deps: { db: Database; clock: Clock; onImporte
         const at = deps.clock.now();
         await repo.insertImport(tx, { id: importId, list, format: request.format, file_name: path.basename(file), file_sha256: sha256, entry_count: 0, imported_at: at });
 
+        // The one-off search's keys go in with the entries, so that a version never exists without them.
+        const searchKeys = createSearchKeyWriter(tx, importId);
         let count = 0;
         let batch: IndexedEntry[] = [];
         for await (const entry of listReaders[request.format](file)) {
           batch.push({ ...entry, list, contentHash: contentHash(entry) });
           if (batch.length === batchSize) {
             await repo.insertEntries(tx, importId, batch);
+            await searchKeys.add(batch);
             count += batch.length;
             batch = [];
           }
         }
         await repo.insertEntries(tx, importId, batch);
+        await searchKeys.add(batch);
         count += batch.length;
         if (count === 0) throw new ListFormatError(1, undefined, 'the file holds no entries; an empty list would clear every match');
 
         await repo.setEntryCount(tx, importId, count);
+        await searchKeys.finish(at);
         const version = (previous ?? 0) + 1;
         await repo.insertVersion(tx, version, importId, list, previous, at);
+        await repo.deleteSearchKeysOutside(tx, version);
         await deps.onVersionCreated?.(tx, version);
         tx.afterCommit(deps.onImported);
         return { list, version, previousVersion: previous, entries: count, unchanged: false };

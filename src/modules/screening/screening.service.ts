@@ -7,6 +7,7 @@ import { createCurrentIndex, type LoadedIndex } from './current-index.ts';
 import { createListImporter, type ImportRequest, type ImportResult } from './list-import.ts';
 import type { EntryKind, ScreeningCategory } from './list-entry.ts';
 import { buildIndex, type Match, type ScreeningIndex, type ScreeningQuery } from './matching/screening-index.ts';
+import { searchOnce, type OneOffQuery } from './one-off-search.ts';
 import * as repo from './screening.repository.ts';
 
 export type ScreeningOutcome = 'CLEAR' | 'POSSIBLE_MATCH' | 'UNAVAILABLE';
@@ -62,6 +63,30 @@ export interface ListStatus {
 
 export type ScreeningService = ReturnType<typeof createScreeningService>;
 
+const personQuery = (p: PersonSubject): ScreeningQuery => ({ kind: 'person', names: p.names, dateOfBirth: p.dateOfBirth, countries: p.countries });
+const businessQuery = (b: BusinessSubject): ScreeningQuery => ({ kind: 'business', names: [b.name], identifiers: b.identifiers, countries: b.countries });
+
+function searchQuery(input: SearchInput): OneOffQuery {
+  const countries = input.country ? [input.country] : undefined;
+  return input.kind === 'business' ? businessQuery({ name: input.name, countries }) : personQuery({ names: [input.name], dateOfBirth: input.dateOfBirth, countries });
+}
+
+function searchOutput(result: ScreeningResult): SearchOutput {
+  return {
+    outcome: result.outcome,
+    listVersion: result.listVersion,
+    matches: result.matches.map((m) => ({
+      entryId: m.entry.entryId,
+      list: m.entry.list,
+      name: m.entry.name,
+      matchedName: m.matchedName,
+      score: m.score,
+      categories: m.entry.categories,
+      features: m.features,
+    })),
+  };
+}
+
 export function createScreeningService(deps: {
   db: Database;
   clock: Clock;
@@ -87,9 +112,6 @@ export function createScreeningService(deps: {
     const matches = loaded.index.search(query, deps.threshold);
     return { outcome: matches.length > 0 ? 'POSSIBLE_MATCH' : 'CLEAR', listVersion: loaded.version, matches };
   }
-
-  const personQuery = (p: PersonSubject): ScreeningQuery => ({ kind: 'person', names: p.names, dateOfBirth: p.dateOfBirth, countries: p.countries });
-  const businessQuery = (b: BusinessSubject): ScreeningQuery => ({ kind: 'business', names: [b.name], identifiers: b.identifiers, countries: b.countries });
 
   return {
     importList: (request: ImportRequest): Promise<ImportResult> => importList(request),
@@ -132,25 +154,26 @@ export function createScreeningService(deps: {
       return index.search(subject.kind === 'person' ? personQuery(subject.person) : businessQuery(subject.business), deps.threshold);
     },
 
+    /** `pvs screening search` on this node's index. */
     async search(input: SearchInput): Promise<SearchOutput> {
-      const countries = input.country ? [input.country] : undefined;
-      const result =
-        input.kind === 'business'
-          ? await screen(businessQuery({ name: input.name, countries }))
-          : await screen(personQuery({ names: [input.name], dateOfBirth: input.dateOfBirth, countries }));
-      return {
-        outcome: result.outcome,
-        listVersion: result.listVersion,
-        matches: result.matches.map((m) => ({
-          entryId: m.entry.entryId,
-          list: m.entry.list,
-          name: m.entry.name,
-          matchedName: m.matchedName,
-          score: m.score,
-          categories: m.entry.categories,
-          features: m.features,
-        })),
-      };
+      return searchOutput(await screen(searchQuery(input)));
+    },
+
+    /**
+     * `search` in a process with no index to reuse (the CLI without a server): reads only the entries the
+     * query can match from the database, and answers exactly what `search` answers (one-off-search.ts).
+     * Never builds this node's index.
+     */
+    async searchOnce(input: SearchInput): Promise<SearchOutput> {
+      let answer;
+      try {
+        answer = await searchOnce(deps, searchQuery(input), deps.threshold);
+      } catch (error) {
+        deps.logger.error({ err: error }, 'screening list could not be read');
+        return { outcome: 'UNAVAILABLE', listVersion: null, matches: [] };
+      }
+      if (answer.version === null) return { outcome: 'UNAVAILABLE', listVersion: null, matches: [] };
+      return searchOutput({ outcome: answer.matches.length > 0 ? 'POSSIBLE_MATCH' : 'CLEAR', listVersion: answer.version, matches: answer.matches });
     },
 
     /** The version this node screens against now (null: none, or unreadable); cheap once the index is loaded. */

@@ -54,7 +54,7 @@ export function createEvidenceService(deps: {
   db: Database;
   clock: Clock;
   identity: IdentityProvider;
-  screening: ScreeningService;
+  screening: Pick<ScreeningService, 'screenPerson'>;
   settings: Pick<RuntimeSettings, 'evidenceDetailEnabled'>;
   /** PVS's own reading of a passport's machine-readable zone, compared with what the person entered. */
   mrz: MrzEvidence;

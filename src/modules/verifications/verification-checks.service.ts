@@ -72,7 +72,7 @@ export function createVerificationCheckService(deps: {
   clock: Clock;
   outbox: Outbox;
   identity: IdentityProvider;
-  screening: ScreeningService;
+  screening: Pick<ScreeningService, 'screenPerson'>;
   mrz: Pick<MrzEvidence, 'check'>;
   logger: Logger;
 }) {

@@ -53,7 +53,7 @@ export function createVerificationSessionService(deps: {
   sessionKey: Buffer;
   sessionLifetimeHours: number;
   identity: IdentityProvider;
-  charges: ChargeService;
+  charges: Pick<ChargeService, 'chargeAccepted'>;
   queue: JobQueue;
   partnerName(partnerId: string): Promise<string>;
 }) {

@@ -1,8 +1,7 @@
-// The check job: one per submitted attempt. The spec is apart from the handler so that the session
-// service that enqueues it can exist before the check service that runs it.
+// The check job: one per submitted attempt. The session service enqueues it from here; the handler, which
+// calls the check service, is bound in verifications.module.ts.
 import { Type } from '@sinclair/typebox';
-import { defineJob, defineJobSpec, type JobDefinition } from '../../platform/jobs/job.ts';
-import type { VerificationCheckService } from './verification-checks.service.ts';
+import { defineJobSpec } from '../../platform/jobs/job.ts';
 
 /**
  * Checks that find the identity provider or the screening engine down are tried again after 30 s, 1, 2,
@@ -15,6 +14,5 @@ export const verificationCheckJob = defineJobSpec({
   retry: { maxAttempts: 10, backoffSeconds: [30, 60, 120, 300, 600, 1800, 3600] },
 });
 
-export function verificationJobs(deps: { checks: VerificationCheckService }): JobDefinition[] {
-  return [defineJob({ ...verificationCheckJob, concurrency: 4, handler: (payload, ctx) => deps.checks.check(payload.individualId, payload.attempt, ctx) })] as JobDefinition[];
-}
+/** What the queue must know before the service that enqueues it exists. */
+export const verificationJobSpecs = [verificationCheckJob];

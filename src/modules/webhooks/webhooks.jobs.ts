@@ -1,21 +1,10 @@
-import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { defineJob, SlotPayload } from '../../platform/jobs/job.ts';
-import { purgeExpiredPayloads } from './notifications.repository.ts';
+// The webhooks' housekeeping job; its handler is bound in webhooks.module.ts.
+import { defineJobSpec, SlotPayload } from '../../platform/jobs/job.ts';
 
 /** Webhook payloads are held about 33 hours (SPEC), long enough for the 24-hour retry window. */
 export const payloadRetentionHours = 33;
 
-export function webhookJobs(deps: { db: Database; clock: Clock }) {
-  return [
-    defineJob({
-      kind: 'webhooks.purge-payloads',
-      payload: SlotPayload,
-      everySeconds: 600,
-      handler: async () => {
-        const now = deps.clock.now();
-        await purgeExpiredPayloads(deps.db, new Date(now.getTime() - payloadRetentionHours * 3600_000), now);
-      },
-    }),
-  ];
-}
+export const purgePayloadsJob = defineJobSpec({ kind: 'webhooks.purge-payloads', payload: SlotPayload, everySeconds: 600 });
+
+/** What the queue must know before the module that handles it exists. */
+export const webhookJobSpecs = [purgePayloadsJob];

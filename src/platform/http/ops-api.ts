@@ -2,13 +2,24 @@
 // needs an operator token from POST /ops/v1/token (never a partner's), checked on every request against
 // the operator's current state, and is documented with that scheme in OpenAPI. The guard sets
 // `request.operator`; there is no tenant here, since operators work across partners.
-import type { OperatorIdentity } from '../../modules/operators/operators.service.ts';
 import { AppError } from '../errors.ts';
 import { bearer } from './partner-api.ts';
 import { sendProblem } from './problem.ts';
 import type { HttpApp } from './types.ts';
 
 export type OpsApi = HttpApp;
+
+/** Who is calling an /ops/v1 route or using the console; set by the ops guard as `request.operator`. */
+export interface OperatorIdentity {
+  operatorId: string;
+  email: string;
+}
+
+/** What the guard needs of the operator service (modules/operators). */
+export interface OperatorAuthenticator {
+  /** The operator a bearer token stands for, or undefined. */
+  authenticate(token: string): Promise<OperatorIdentity | undefined>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +30,7 @@ declare module 'fastify' {
 
 export const operatorSecurityScheme = 'operatorBearer';
 
-export function opsApi(deps: { operators: { authenticate(token: string): Promise<OperatorIdentity | undefined> } }, register: (api: OpsApi) => void) {
+export function opsApi(deps: { operators: OperatorAuthenticator }, register: (api: OpsApi) => void) {
   return async function plugin(api: HttpApp) {
     // JSON only, as on /v1: a form or plain text would otherwise reach the body schema.
     api.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);

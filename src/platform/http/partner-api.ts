@@ -2,7 +2,6 @@
 // checked against X-Partner-Id, rate limited per partner, and documented with both in OpenAPI.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenService } from '../../modules/auth/tokens.service.ts';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { tenantOf } from '../tenancy.ts';
@@ -10,6 +9,12 @@ import { sendProblem } from './problem.ts';
 import type { HttpApp } from './types.ts';
 
 export type PartnerApi = HttpApp;
+
+/** What the guard needs of the token service (modules/auth): who a valid bearer token stands for. */
+export interface TokenVerifier {
+  /** The claims of a valid token for this environment, or undefined. */
+  verify(token: string): Promise<{ partnerId: string; clientId: string } | undefined>;
+}
 
 const partnerHeader = {
   'x-partner-id': Type.String({ maxLength: 64, description: 'Your partner id (`ptn_…`); must match the credentials.' }),
@@ -30,7 +35,7 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: ReturnType<Ra
   reply.header('ratelimit-policy', decision.policy);
 }
 
-export function partnerApi(deps: { tokens: TokenService; limiter: RateLimiter }, register: (api: PartnerApi) => void) {
+export function partnerApi(deps: { tokens: TokenVerifier; limiter: RateLimiter }, register: (api: PartnerApi) => void) {
   return async function plugin(api: HttpApp) {
     // The partner API takes JSON only. Without this, Fastify's text/plain parser (and the form parser
     // the token endpoint needs) would hand a string or a form to the body schema: a confusing 400, or

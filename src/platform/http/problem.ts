@@ -109,7 +109,13 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
 
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendProblem(reply, error);
+    if (error instanceof AppError) {
+      // A provider that is down, or whose package could not be loaded, answers 503 with what went wrong
+      // as the cause: the operator reads it here, the partner never does.
+      const cause = error.cause;
+      if (error.status >= 500 && cause instanceof Error) request.log.error({ code: error.code, err: { type: cause.name, message: cause.message } }, 'dependency unavailable');
+      return sendProblem(reply, error);
+    }
     const known = fromFastifyError(error, request);
     if (known) return sendProblem(reply, known);
     if (isUnavailableError(error)) {

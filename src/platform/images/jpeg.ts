@@ -10,7 +10,7 @@
 // Dropped: every other APPn (EXIF with GPS and camera serials, XMP, ICC profiles, MPF, Photoshop IRB…),
 //          COM, and anything after EOI (the further images of an MPF file, a motion photo's video, vendor
 //          trailers).
-import type { StrippedImage } from '../images.ts';
+import type { StrippedImage } from './stripped-image.ts';
 
 const SOI = 0xd8;
 const EOI = 0xd9;

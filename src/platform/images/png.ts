@@ -6,7 +6,7 @@
 // Dropped: every other ancillary chunk: eXIf, tEXt, zTXt, iTXt, tIME, pHYs, iCCP, the APNG frames
 //          (acTL, fcTL, fdAT: the still image in IDAT remains), private chunks; and anything after IEND.
 import { crc32 } from 'node:zlib';
-import type { StrippedImage } from '../images.ts';
+import type { StrippedImage } from './stripped-image.ts';
 
 const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

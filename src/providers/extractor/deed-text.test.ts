@@ -2,7 +2,7 @@
 // page's own characters.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeedPage } from '../../modules/deeds/deed-payload.ts';
+import type { DeedPage } from './deed-payload.ts';
 import { buildDeedText, normalisePage, quoteAt, repeatedEdges } from './deed-text.ts';
 
 const page = (number: number, text: string, source: DeedPage['source'] = 'TEXT_LAYER'): DeedPage => ({ number, text, source });

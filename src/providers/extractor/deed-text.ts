@@ -2,7 +2,7 @@
 // read a normalised text (whitespace runs as one space, curly quotes straight, dashes as `-`, ligatures
 // spelled out, words broken at a line end joined again, running headers and page numbers left out),
 // but every quote they answer is cut from the page's original text, so it is verbatim by construction.
-import type { DeedPage } from '../../modules/deeds/deed-payload.ts';
+import type { DeedPage } from './deed-payload.ts';
 import { debrisMask, spaceMissingBefore } from './ocr-text.ts';
 
 export interface DeedText {

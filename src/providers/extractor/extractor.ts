@@ -2,7 +2,7 @@
 // rule-based extractor (in-house, the default) and an LLM extractor (an OpenAI-compatible chat endpoint,
 // chosen by configuration). Whatever answers, the caller validates the answer against DeedExtraction and
 // checks each sourceQuote verbatim against its page.
-import type { DeedExtraction, DeedPage } from '../../modules/deeds/deed-payload.ts';
+import type { DeedExtraction, DeedPage } from './deed-payload.ts';
 
 export type ExtractResult =
   | { ok: true; extraction: DeedExtraction }

@@ -5,7 +5,7 @@
 //
 // The deed's text goes to that endpoint: configuring one is choosing to send it there (docs/deeds.md).
 import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, partyRoles, trustTypes, type DeedPage } from '../../modules/deeds/deed-payload.ts';
+import { DeedExtraction, partyRoles, trustTypes, type DeedPage } from './deed-payload.ts';
 import type { DeedExtractor, ExtractResult } from './extractor.ts';
 
 export interface LlmExtractorOptions {

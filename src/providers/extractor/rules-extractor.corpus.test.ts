@@ -5,7 +5,7 @@
 // bench/scenarios/deed-extraction.ts prints the same figures with what failed.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { DeedPage } from '../../modules/deeds/deed-payload.ts';
+import type { DeedPage } from './deed-payload.ts';
 import { scoreDeedPages, summariseScores, type DeedScore } from '../../../bench/lib/deed-score.ts';
 import { deedCorpus, isValidTfn, renderDeed, type DeedCase } from '../../../test/helpers/deed-corpus/index.ts';
 import { pdfText } from '../../../test/helpers/pdf-text.ts';

@@ -3,7 +3,7 @@
 // OCR's line breaks, and the answer's promises (schema, verbatim quotes, no date of birth, no logging).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import type { DeedExtraction, ExtractedParty } from '../../modules/deeds/deed-payload.ts';
+import type { DeedExtraction, ExtractedParty } from './deed-payload.ts';
 import { createRulesExtractor } from './rules-extractor.ts';
 import { extract, nameOf, pagesOf, roster } from '../../../test/helpers/extraction.ts';
 

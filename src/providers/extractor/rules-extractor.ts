@@ -7,7 +7,7 @@
 // MEDIUM for a successor appointor, a unitholder or SMSF member read as a beneficiary, a party only a
 // sentence names (`… as Settlor`), and anything read from an OCR'd page.
 import { Value } from '@sinclair/typebox/value';
-import { DeedExtraction, ExtractedParty, type DeedPage } from '../../modules/deeds/deed-payload.ts';
+import { DeedExtraction, ExtractedParty, type DeedPage } from './deed-payload.ts';
 import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
 import { crossCheckNumbers } from './ocr-digits.ts';
 import { buildDeedText, pageIndexAt, quoteAt, type DeedText } from './deed-text.ts';

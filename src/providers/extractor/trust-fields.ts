@@ -3,7 +3,7 @@
 // `… (the "Trust")`, `governed by the laws of …`, `THIS DEED is made on …`, `"Vesting Day" means …`). A
 // deed of variation's date is not the trust's: its establishment date is the original deed's
 // (`established by deed dated …`), and without one it is null.
-import type { ExtractedTrust } from '../../modules/deeds/deed-payload.ts';
+import type { ExtractedTrust } from './deed-payload.ts';
 import { isValidAbn } from '../../platform/business-numbers.ts';
 import { sentenceEnd } from './mentions.ts';
 import { digitLike, findNumber, readDigits } from './ocr-digits.ts';

@@ -8,8 +8,17 @@
 // - Graph node ids are local to one report; `persons` maps the graph's PERSON node ids to parties.
 // - Personal details (date of birth, address) are only ever read live through `personDetails`; PVS keeps
 //   the structure and party names, never these.
-import type { OwnershipGraph } from '../../modules/lookups/ownership.ts';
 import type { RegisterResult } from './register.ts';
+
+// The ownership graph a report carries. The lookups module walks it (modules/lookups/ownership.ts).
+export type OwnershipNodeKind = 'COMPANY' | 'PERSON' | 'TRUST' | 'OTHER';
+/** A company node carries its ACN, and its ABN where the source knows it, so that a reader can tell companies apart. */
+export interface OwnershipNode { id: string; kind: OwnershipNodeKind; name: string; acn?: string; abn?: string; }
+/** `ownerId` holds `percent` (0 < percent ≤ 100, may have decimals) of `ownedId`. */
+export interface OwnershipEdge { ownerId: string; ownedId: string; percent: number; }
+/** An owner the source names but cannot link to any node (no identifier). */
+export interface UnlinkedOwner { name: string; ownedId: string; percent: number | null; }
+export interface OwnershipGraph { rootId: string; nodes: OwnershipNode[]; edges: OwnershipEdge[]; unlinkedOwners: UnlinkedOwner[]; }
 
 export interface RegisterParty {
   /** The source's own reference for the person, stable across calls. */

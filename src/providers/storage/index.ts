@@ -1,10 +1,12 @@
-// Where uploaded documents are kept: chosen from configuration here and nowhere else.
+// Where uploaded documents are kept: chosen from configuration here and nowhere else. The AWS SDK is
+// loaded at S3's first call, not here (lazy-s3-storage.ts).
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { deriveKey } from '../../platform/crypto.ts';
 import { createLocalStorage, type LocalDocumentStorage } from './local-storage.ts';
-import { createS3Storage, type S3DocumentStorage } from './s3-storage.ts';
+import { createLazyS3Storage } from './lazy-s3-storage.ts';
+import type { S3DocumentStorage } from './s3-storage.ts';
 import type { DocumentStorage } from './storage.ts';
 
 /** Either back-end; `name` tells them apart (app.ts serves PUT /storage/:folder/:name only for `local`). */
@@ -19,7 +21,7 @@ type StorageConfig = Pick<Config, 'STORAGE' | 'S3_BUCKET' | 'S3_REGION' | 'S3_EN
 
 export function createStorage(config: StorageConfig, deps: { clock: Clock }): ConfiguredStorage {
   if (config.STORAGE === 's3') {
-    return createS3Storage({
+    return createLazyS3Storage({
       bucket: config.S3_BUCKET!,
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,

@@ -14,8 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { systemClock, type Clock } from '../../platform/clock.ts';
-import { AppError } from '../../platform/errors.ts';
-import type { DocumentStorage, SignedUpload } from './storage.ts';
+import { storageUnavailable, type DocumentStorage, type SignedUpload } from './storage.ts';
 import { assertAnalysisId, assertStorageKey, uploadWindowEnd } from './storage-keys.ts';
 
 export interface S3DocumentStorage extends DocumentStorage {
@@ -130,5 +129,5 @@ function isMissing(error: unknown): boolean {
 function unavailable(error: unknown): unknown {
   const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
   if (status !== undefined && status < 500) return error;
-  return new AppError('SERVICE_UNAVAILABLE', 'Document storage is unavailable; try again shortly', { retryAfter: 5, cause: error });
+  return storageUnavailable(error);
 }

@@ -1,6 +1,7 @@
 // Where uploaded deeds wait for analysis. The partner uploads straight to storage with a signed PUT (SPEC
 // endpoint rule 8); PVS reads the object at start and deletes it when the analysis ends. Two back-ends:
 // local disk under DATA_DIR (PVS serves the PUT itself) and S3 (a presigned PUT).
+import { AppError } from '../../platform/errors.ts';
 
 /** What the partner sends: exactly these headers, the PDF as the raw body, before `expiresAt`. */
 export interface SignedUpload {
@@ -20,4 +21,12 @@ export interface DocumentStorage {
   read(key: string): Promise<Buffer | null>;
   /** Removes the object; removing one that is not there is fine. */
   delete(key: string): Promise<void>;
+}
+
+/**
+ * Storage unreachable, failing on its side, or its client not loadable: 503 with Retry-After to an API
+ * caller, a retry to a job. The cause stays on the error, never in the answer.
+ */
+export function storageUnavailable(cause: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'Document storage is unavailable; try again shortly', { retryAfter: 5, cause });
 }

@@ -10,7 +10,7 @@ import type { HttpApp } from '../../platform/http/types.ts';
 import { formOf, sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, choices, details, errorSummary, filters, idText, notice, pageHeader, pager, postForm, section, select, table, textarea, when, type FieldError } from '../ui.ts';
-import type { ConsoleDeps } from './console.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { cellOf, filterOf, idParam, operatorActor, pageQuery, partnerLink } from './console-common.ts';
 
 const noteLimit = 2000;

@@ -7,7 +7,7 @@ import type { HttpApp } from '../../platform/http/types.ts';
 import { sendPage } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, filters, idText, pageHeader, pager, select, table, when } from '../ui.ts';
-import type { ConsoleDeps } from './console.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { breakable, cellOf, filterOf, pageQuery, partnerLink } from './console-common.ts';
 
 const readerKinds = ['PARTNER', 'OPERATOR'] as const;

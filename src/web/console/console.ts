@@ -1,13 +1,10 @@
 // The operator console at /console: PVS's own operators, across partners. Decisions go through the same
 // services as the /ops/v1 API, and every decision and change is written to the audit log.
-import type { AuditService } from '../../modules/audit/audit.service.ts';
-import type { OperatorService } from '../../modules/operators/operators.service.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import { webArea } from '../area.ts';
-import type { SessionService } from '../session/sessions.service.ts';
 import type { NavItem } from '../shell.ts';
 import { registerAlertPages } from './alert-pages.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { registerAuditPages } from './audit-pages.ts';
 import { registerPartnerPages } from './partner-pages.ts';
 import { registerReviewPages } from './review-pages.ts';
@@ -20,10 +17,7 @@ export const consoleNav: NavItem[] = [
   { key: 'audit', label: 'Audit log', href: '/console/audit' },
 ];
 
-export type ConsoleDeps = Pick<
-  Services,
-  'verifications' | 'verificationChecks' | 'evidence' | 'monitoringAlerts' | 'partners' | 'portalUsers' | 'db' | 'clock' | 'settings'
-> & { operators: OperatorService; webSessions: SessionService; audit: AuditService };
+export type { ConsoleDeps };
 
 export function consoleArea(deps: ConsoleDeps) {
   return webArea(

@@ -12,7 +12,7 @@ import type { HttpApp } from '../../platform/http/types.ts';
 import { formOf, formValues, sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { details, errorSummary, idText, notice, pageHeader, pager, section, secretOnce, type FieldError } from '../ui.ts';
-import type { ConsoleDeps } from './console.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { idParam, operatorActor, pageQuery } from './console-common.ts';
 import { createForm, partnerDetails, partnerPath, partnerTable, portalUserTable, readCommission, settingsForm, standingForm, type PartnerForm } from './partner-views.ts';
 

@@ -9,7 +9,7 @@ import type { HttpApp } from '../../platform/http/types.ts';
 import { formOf, sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, choices, details, errorSummary, idText, notice, pageHeader, pager, postForm, section, table, textarea, when, type FieldError } from '../ui.ts';
-import type { ConsoleDeps } from './console.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { breakable, cellOf, codeText, idParam, operatorActor, pageQuery, partnerLink } from './console-common.ts';
 import { amlEvidence, documentEvidence } from './review-evidence.ts';
 

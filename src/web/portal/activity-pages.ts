@@ -7,7 +7,7 @@ import { registerContactPages } from './contact-pages.ts';
 import { registerDeedPages } from './deed-pages.ts';
 import { registerLookupPages } from './lookup-pages.ts';
 import { registerPaymentPages } from './payment-pages.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 export function registerActivityPages(app: HttpApp, deps: PortalDeps): void {
   registerLookupPages(app, deps);

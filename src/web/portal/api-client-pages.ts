@@ -11,7 +11,7 @@ import { notice, type FieldError } from '../ui.ts';
 import { apiClientListPage, apiClientPage, apiClientSecretPage } from './api-client-views.ts';
 import { newFormKey, recordChange, runOnce } from './destination-changes.ts';
 import { alreadySentPage } from './destination-views.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const ListQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), from: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) });

@@ -10,7 +10,7 @@ import { sendPage, tenantOfViewer } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, details, idText, notice, pageHeader, pager, section, when, table } from '../ui.ts';
 import { captionOf, IdParams, type ListQuery, listQuery, money, pageOf, statusFilter, toneBadge, words } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 const billingBadges: Record<BillingStatus, Html> = {
   BILLABLE: toneBadge('BILLABLE', 'good'),

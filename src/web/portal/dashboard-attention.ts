@@ -2,7 +2,7 @@
 // destinations that are failing, people waiting for manual review, contacts that cannot be billed, and
 // how much the partner's systems did lately.
 import type { Tenant } from '../../platform/tenancy.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 /** How far back the overview counts activity, and failed deliveries. */
 export const activityDays = 30;

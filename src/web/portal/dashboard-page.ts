@@ -8,7 +8,7 @@ import { idText, notice, pageHeader, section, when } from '../ui.ts';
 import { roleText } from './activity-format.ts';
 import { billingBadge } from './contact-pages.ts';
 import { activityDays, failedDeliveryDays, gatherOverview, type Overview } from './dashboard-attention.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 /** One figure with what it counts, the whole card a link to where the items are. */
 function stat(options: { value: number | string; label: string; href: string; attention?: boolean; detail?: string }): Html {

@@ -8,7 +8,7 @@ import { sendPage, tenantOfViewer } from '../area.ts';
 import { html } from '../html.ts';
 import { badge, details, idText, notice, pageHeader, pager, section, when, table } from '../ui.ts';
 import { billedTo, captionOf, IdParams, type ListQuery, listQuery, optionalId, pageOf, statusFilter, words } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 /** SPEC's deed failure reasons, with whether trying again helps. */
 const failureAdvice: Record<string, string> = {

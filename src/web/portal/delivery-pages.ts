@@ -14,7 +14,7 @@ import type { Html } from '../html.ts';
 import { notice } from '../ui.ts';
 import { recordChange } from './destination-changes.ts';
 import { deliveryListPage, deliveryPage, deliveryStatuses, type DestinationNames } from './delivery-views.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 // The API's query, except that an empty filter (the form's "Any …") means no filter.
 const oneOf = (values: readonly string[]) => Type.Optional(Type.Union(['', ...values].map((v) => Type.Literal(v))));

@@ -12,7 +12,7 @@ import { AppError, type FieldProblem } from '../../platform/errors.ts';
 import { requestHashOf } from '../../platform/http/idempotency.ts';
 import { formOf, tenantOfViewer, viewerOf } from '../area.ts';
 import type { FieldError } from '../ui.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 /** A fresh key for a form that must take effect once; a new one with every showing of the form. */
 export function newFormKey(): string {

@@ -22,7 +22,7 @@ import {
   type DestinationPageOptions,
   type TestEventChoice,
 } from './destination-views.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const ListQuery = Type.Object({

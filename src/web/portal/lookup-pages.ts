@@ -10,7 +10,7 @@ import { sendPage, tenantOfViewer } from '../area.ts';
 import { html } from '../html.ts';
 import { badge, details, idText, pageHeader, pager, section, when, table } from '../ui.ts';
 import { abnText, acnText, billedTo, captionOf, completenessBadge, IdParams, type ListQuery, listQuery, pageOf, roleText, statusFilter, words } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 import { requestBadge } from './verification-detail.ts';
 
 type LookupStatus = (typeof lookupStatuses)[number];

@@ -7,7 +7,7 @@ import { sendPage, tenantOfViewer } from '../area.ts';
 import { html } from '../html.ts';
 import { badge, details, idText, pageHeader, pager, section, when, table } from '../ui.ts';
 import { captionOf, IdParams, type ListQuery, listQuery, money, optionalId, pageOf, statusFilter } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 const statusWords: Record<PaymentStatus, string> = {
   CREATED: 'Waiting for the payer to pay on the payment page.',

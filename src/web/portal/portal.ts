@@ -1,18 +1,14 @@
 // The partner portal at /portal: a partner's staff sign in and see their own partner's data only. Every
 // page takes the tenant from the session (tenantOfViewer), never from the URL, so another partner's id
 // in an address answers 404 like an id that does not exist.
-import type { AuditService } from '../../modules/audit/audit.service.ts';
-import type { PortalUserService } from '../../modules/accounts/portal-users.service.ts';
-import type { PartnerService } from '../../modules/partners/partners.service.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
-import type { Services } from '../../services.ts';
 import { webArea } from '../area.ts';
-import type { SessionService } from '../session/sessions.service.ts';
 import type { NavItem } from '../shell.ts';
 import { registerApiClientPages } from './api-client-pages.ts';
 import { registerDashboardPage } from './dashboard-page.ts';
 import { registerDeliveryPages } from './delivery-pages.ts';
+import type { PortalDeps } from './portal-deps.ts';
 import { registerDestinationPages } from './destination-pages.ts';
 import { registerActivityPages } from './activity-pages.ts';
 import { registerVerificationPages } from './verification-pages.ts';
@@ -29,24 +25,7 @@ export const portalNav: NavItem[] = [
   { key: 'contacts', label: 'Contacts', href: '/portal/contacts' },
 ];
 
-/** What the portal's pages use: the partner-facing services, the same ones the /v1 API calls. */
-export type PortalDeps = Pick<
-  Services,
-  | 'apiClients'
-  | 'destinations'
-  | 'notifications'
-  | 'lookups'
-  | 'verifications'
-  | 'deeds'
-  | 'payments'
-  | 'contacts'
-  | 'charges'
-  | 'cardLinks'
-  | 'monitoringAlerts'
-  | 'db'
-  | 'clock'
-  | 'idempotency'
-> & { partners: Pick<PartnerService, 'standing' | 'getOwn'>; portalUsers: PortalUserService; webSessions: SessionService; audit: AuditService };
+export type { PortalDeps };
 
 export function portalArea(deps: PortalDeps) {
   return webArea(

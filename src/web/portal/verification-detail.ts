@@ -9,7 +9,7 @@ import { sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, details, idText, notice, pageHeader, secretOnce, section, when, table } from '../ui.ts';
 import { billedTo, optionalId, roleText, toneBadge } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 
 export const modeWords: Record<Verification['mode'], string> = {
   AUSTRAC_CDD: 'AUSTRAC customer due diligence',

@@ -11,7 +11,7 @@ import { sendPage, tenantOfViewer, viewerOf } from '../area.ts';
 import { html } from '../html.ts';
 import { idText, pageHeader, pager, when, table } from '../ui.ts';
 import { captionOf, IdParams, type ListQuery, listQuery, pageOf, statusFilter, words } from './activity-format.ts';
-import type { PortalDeps } from './portal.ts';
+import type { PortalDeps } from './portal-deps.ts';
 import { canMintFor, modeWords, requestBadge, riskBadge, sendVerificationPage } from './verification-detail.ts';
 
 const LinkParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), individualId: Type.String({ minLength: 1, maxLength: 64 }) });

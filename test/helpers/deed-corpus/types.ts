@@ -1,5 +1,5 @@
 // What a generated deed is: the blocks the renderer draws, and the truth an extractor should find.
-import type { ExtractedParty, ExtractedTrust } from '../../../src/modules/deeds/deed-payload.ts';
+import type { ExtractedParty, ExtractedTrust } from '../../../src/providers/extractor/deed-payload.ts';
 
 /** A party as the deed states it: the payload's party without what only an extraction has (page, quote, confidence). */
 export type ExpectedParty = Omit<ExtractedParty, 'confidence' | 'sourcePage' | 'sourceQuote'>;

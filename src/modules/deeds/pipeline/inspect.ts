@@ -4,12 +4,19 @@
 // It runs in the HTTP request, so it parses only what the answer needs: the cross-reference table, the
 // catalogue and each page's dictionary, never a content stream, a font or an image. Measured on a
 // 150-page PDF: ~15–80 ms (pipeline-measure.ts); the first call in a process also loads pdfjs (~1–1.5 s).
+//
+// pdfjs failing to load is not the file's fault: it is the reader being unavailable, answered as storage's
+// outage is (503 with Retry-After to the partner's `start`, a retry to the analysis job), the load's error
+// as the cause; the next call loads again.
+import { AppError } from '../../../platform/errors.ts';
 import { openPdf } from './pdf-document.ts';
 
 export type PdfInspection = { ok: true; pageCount: number } | { ok: false; reason: 'NOT_A_PDF' };
 
 export async function inspectPdf(bytes: Buffer): Promise<PdfInspection> {
-  const opened = await openPdf(bytes);
+  const opened = await openPdf(bytes).catch((error: unknown) => {
+    throw new AppError('SERVICE_UNAVAILABLE', 'The deed reader is unavailable; try again shortly', { retryAfter: 5, cause: error });
+  });
   if (!opened.ok) return opened;
   const { doc } = opened;
   try {

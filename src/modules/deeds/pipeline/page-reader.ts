@@ -9,7 +9,7 @@
 //      answer is TFN_CONTENT_DETECTED with no text.
 //
 // Never logs, and never lets an exception's message out: pdfjs's can quote the file.
-import type { DeedPage } from '../deed-payload.ts';
+import type { DeedPage } from '../../../providers/extractor/deed-payload.ts';
 import { createOcrPool, type OcrPool } from './page-ocr.ts';
 import { renderPageGrey, type GreyImage } from './page-render.ts';
 import { countLetters, hasUsableTextLayer, readTextLayer, tidyText } from './page-text.ts';

@@ -7,9 +7,14 @@
 //
 // pdfjs's exceptions can carry text from the file (a name in a broken object, a font name): callers map
 // them to a reason and never pass a message on. `verbosity: 0` keeps pdfjs's own warnings off stdout.
+//
+// pdfjs (3 MB, and @napi-rs/canvas, which it loads for its own use) is imported at the first openPdf,
+// once (platform/lazy.ts): the HTTP process loads it at the first deed `start`, not when it starts. In the
+// page reader's child it is already loaded natively (pdfjs-preload.mjs) and the import finds it there.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { lazy } from '../../../platform/lazy.ts';
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
 export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
@@ -18,6 +23,12 @@ const require = createRequire(import.meta.url);
 const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 /** pdfjs joins file names onto these as strings: each must end with a separator. */
 const packageDir = (name: string) => path.join(pdfjsRoot, name) + path.sep;
+
+/**
+ * pdfjs, loaded at the first call. A failed load rejects (callers treat it as the reader being
+ * unavailable, never as the document's fault) and the next call loads again.
+ */
+export const loadPdfjs: () => Promise<{ getDocument: typeof getDocument }> = lazy(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 /** Why a file is not one we can read: its bytes are no PDF pdfjs can parse, or it needs a password. */
 export type PdfOpenFailure = 'NOT_A_PDF';
@@ -31,8 +42,10 @@ export function hasPdfHeader(bytes: Buffer): boolean {
   return bytes.subarray(0, 1024).indexOf('%PDF-') >= 0;
 }
 
+/** Rejects only when pdfjs itself cannot be loaded (loadPdfjs); a file it cannot read is NOT_A_PDF. */
 export async function openPdf(bytes: Buffer): Promise<{ ok: true; doc: PdfDocument } | { ok: false; reason: PdfOpenFailure }> {
   if (!hasPdfHeader(bytes)) return { ok: false, reason: 'NOT_A_PDF' };
+  const { getDocument } = await loadPdfjs();
   const task = getDocument({
     // A copy: pdfjs may transfer (detach) the buffer it is given, and the caller's Buffer must stay whole.
     data: new Uint8Array(bytes),

@@ -1,13 +1,9 @@
-// The file read-pages.ts forks: it starts the child of read-pages.child.ts without paying tsx for pdfjs.
-// Loaded through tsx's loader, pdfjs's two large modules (pdf.mjs, pdf.worker.mjs: 3 MB) take ~1.5 s to
-// load on the 2-core machine this was written on; loaded natively, before tsx is registered, ~0.2 s
-// (child start to first page: ~2.1 s before, ~0.5 s now). The worker module, set as `globalThis.pdfjsWorker`,
-// is what pdfjs's parser, running in this thread, takes instead of importing the module on the first
-// getDocument.
+// The file read-pages.ts forks when it runs from source (tests, tsx): it starts the child of
+// read-pages.child.ts without paying tsx for pdfjs. pdfjs is loaded natively first (pdfjs-preload.mjs says
+// why), then tsx is registered for the child's TypeScript. Compiled, read-pages.ts forks
+// read-pages.child-entry.js instead, which needs no tsx.
+import './pdfjs-preload.mjs';
 import { register } from 'tsx/esm/api';
-import 'pdfjs-dist/legacy/build/pdf.mjs';
-import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
-globalThis.pdfjsWorker = pdfjsWorker;
 register();
 await import('./read-pages.child.ts');

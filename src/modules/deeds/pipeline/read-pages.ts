@@ -1,5 +1,7 @@
 // A deed's pages, read in a child process with a deadline (CONTRACT §7): text layer, OCR where there is
-// none, the TFN scan over all of it (page-reader.ts does the work in the child: read-pages.child.mjs, .ts).
+// none, the TFN scan over all of it (page-reader.ts does the work in the child: read-pages.child.ts, started
+// by read-pages.child.mjs from source or read-pages.child-entry.js compiled). This process loads none of
+// pdfjs, canvas, sharp or tesseract.js for it: they are the child's.
 //
 // A child process, not a worker thread, because:
 //   - the deadline must end everything: SIGKILL stops a process wherever it is, in pdfjs's parser, in a
@@ -41,7 +43,12 @@ export type ChildMessage =
   | { type: 'result'; result: PageReading }
   | { type: 'crashed'; errorName: string };
 
-const childEntry = fileURLToPath(new URL('./read-pages.child.mjs', import.meta.url));
+/**
+ * The child's entry. From source (this module is `.ts`, run by tsx: the tests) the .mjs wrapper, which
+ * loads pdfjs natively and then registers tsx for the child's TypeScript; compiled (dist/, where tsx is
+ * not installed) the compiled entry, which loads pdfjs the same way and imports the compiled child.
+ */
+const childEntry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './read-pages.child.mjs' : './read-pages.child-entry.js', import.meta.url));
 /** After its answer the child exits by itself; if it has not within this, it is killed. */
 const exitGraceMs = 5_000;
 
@@ -50,8 +57,8 @@ export function readDeedPages(bytes: Buffer, options: ReadDeedPagesOptions): Pro
     return Promise.reject(new RangeError('readDeedPages: deadlineMs must be positive and concurrency a whole number of at least 1'));
   }
   return new Promise((resolve, reject) => {
-    // No execArgv: none of the parent's flags (--import tsx, --inspect, --cpu-prof); the entry registers tsx
-    // itself, after loading pdfjs without it (read-pages.child.mjs).
+    // No execArgv: none of the parent's flags (--import tsx, --inspect, --cpu-prof); from source the entry
+    // registers tsx itself, after loading pdfjs without it (read-pages.child.mjs).
     const child = fork(childEntry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
     let stage: PageReadingStage | 'STARTING' = 'STARTING';
     let outcome: { result: DeedPagesResult } | { error: Error } | null = null;

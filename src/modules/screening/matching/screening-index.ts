@@ -75,14 +75,42 @@ export function identifierKey(value: string): string | undefined {
  * The keys a token is found by: itself; its phonetic codes from four letters (shorter tokens pair only
  * when equal); and from five letters itself with any one letter left out, so that two tokens one typing
  * mistake apart always share a key. These are exactly the pairs `tokenSimilarity` scores above
- * `weakPairCap`.
+ * `weakPairCap`. The one-off search stores them per word (search-keys.ts).
  */
-function blockingKeys(token: string, codes: readonly string[]): string[] {
+export function blockingKeys(token: string, codes: readonly string[]): string[] {
   if (token.length < 2) return [];
   const keys = [`t:${token}`];
   if (token.length >= 4) for (const code of codes) keys.push(`p:${code}`);
   if (token.length >= 5) for (let i = 0; i < token.length; i++) keys.push(`t:${token.slice(0, i)}${token.slice(i + 1)}`);
   return keys;
+}
+
+/** The names an entry is found by, in the index's order: its name, then its aliases, each with its joined-word variants. */
+export function namesOf(entry: Pick<ListEntry, 'kind' | 'name' | 'aliases'>, cache?: Map<string, PreparedName[]>): Array<{ alias: boolean; variants: PreparedName[] }> {
+  return [[entry.name, false] as const, ...entry.aliases.map((a) => [a, true] as const)].map(([text, alias]) => {
+    const cacheKey = `${entry.kind}|${text}`;
+    const variants = cache?.get(cacheKey) ?? nameVariants(prepareName(text, entry.kind));
+    cache?.set(cacheKey, variants);
+    return { alias, variants };
+  });
+}
+
+/** The names a query is screened by, in order: each of its names with its joined-word variants. */
+export function queryNames(query: Pick<ScreeningQuery, 'kind' | 'names'>): PreparedName[] {
+  return query.names.flatMap((text) => nameVariants(prepareName(text, query.kind)));
+}
+
+/**
+ * How many weak pairs (no shared key, at most `weakPairCap`) a match can have at this threshold, even
+ * with the best evidence: at the default threshold none.
+ */
+export function weakPairsAffordable(threshold: number): number {
+  return Math.floor((1 + maxEvidenceBonus - threshold) / (1 - weakPairCap) + 1e-9);
+}
+
+/** Single-letter tokens: they pair without a shared key. */
+export function initialsOf(name: PreparedName): number {
+  return name.tokens.length - wholeWords(name);
 }
 
 export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
@@ -123,10 +151,7 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   }
 
   entries.forEach((entry, entryIndex) => {
-    for (const [text, alias] of [[entry.name, false], ...entry.aliases.map((a) => [a, true] as const)] as const) {
-      const cacheKey = `${entry.kind}|${text}`;
-      const variants = prepared.get(cacheKey) ?? nameVariants(prepareName(text, entry.kind));
-      prepared.set(cacheKey, variants);
+    for (const { alias, variants } of namesOf(entry, prepared)) {
       variants.forEach((variant, v) => {
         const id = addName(variant, entry.kind, entryIndex, alias);
         if (!alias && v === 0) primaryNameOf[entryIndex] = id;
@@ -162,10 +187,10 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   function* candidates(kind: EntryKind, queryName: PreparedName, threshold: number): Generator<number> {
     run++;
     const touched: number[] = [];
-    const weakPairsAffordable = Math.floor((1 + maxEvidenceBonus - threshold) / (1 - weakPairCap) + 1e-9);
-    const queryInitials = queryName.tokens.length - wholeWords(queryName);
+    const weakPairs = weakPairsAffordable(threshold);
+    const queryInitials = initialsOf(queryName);
     const groups = keyGroups(queryName).map((group) => ({ ...group, tokens: tokensReached(kind, group.keys) }));
-    const skipped = weakPairsAffordable === 0 && groups.length > 1 ? commonest(groups) : undefined;
+    const skipped = weakPairs === 0 && groups.length > 1 ? commonest(groups) : undefined;
     if (skipped) groups.push(...groups.splice(groups.indexOf(skipped), 1));
 
     for (const group of groups) {
@@ -202,11 +227,16 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
       }
     }
 
+    // Yielded in the index's order, not in the order the walk touched them (which depends on which group
+    // was commonest in this list): an entry whose names tie keeps the same one in any index holding it,
+    // which is what lets the one-off search answer from an index of its candidates alone.
+    const found: number[] = [];
     for (const id of touched) {
       const name = names[id]!;
       const pairs = Math.min(queryName.tokens.length, name.tokens.length);
-      if (hits[id]! >= Math.max(1, pairs - queryInitials - name.initials - weakPairsAffordable)) yield id;
+      if (hits[id]! >= Math.max(1, pairs - queryInitials - name.initials - weakPairs)) found.push(id);
     }
+    yield* found.sort((a, b) => a - b);
   }
 
   /** The tokens a group's keys reach, each once. */
@@ -241,11 +271,9 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
       const key = identifierKey(identifier);
       for (const entry of (key && byIdentifier.get(key)) || []) if (entries[entry]!.kind === query.kind) identified.add(entry);
     }
-    for (const text of query.names) {
-      for (const queryName of nameVariants(prepareName(text, query.kind))) {
-        const similarity = cachedSimilarity(queryName);
-        for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold, similarity);
-      }
+    for (const queryName of queryNames(query)) {
+      const similarity = cachedSimilarity(queryName);
+      for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold, similarity);
     }
     for (const entry of identified) {
       if (best.has(entry)) continue;
@@ -306,7 +334,7 @@ function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: Indexe
 }
 
 /** The query's tokens grouped by shared keys: tokens in one group can reach the same names' tokens. */
-function keyGroups(name: PreparedName): Array<{ size: number; keys: Set<string> }> {
+export function keyGroups(name: PreparedName): Array<{ size: number; keys: Set<string> }> {
   const groups: Array<{ size: number; keys: Set<string> }> = [];
   name.tokens.forEach((token, i) => {
     const keys = new Set(blockingKeys(token, name.codes[i]!));
@@ -319,14 +347,14 @@ function keyGroups(name: PreparedName): Array<{ size: number; keys: Set<string> 
 }
 
 /** Shape 0: a name with an initial; shapes 1–4: a name without, by its number of words (4 for four or more). */
-function shapeOf(initials: number, words: number): number {
+export function shapeOf(initials: number, words: number): number {
   return initials > 0 ? 0 : Math.min(4, Math.max(1, words));
 }
 
-const allShapes = [0, 1, 2, 3, 4];
+export const allShapes: readonly number[] = [0, 1, 2, 3, 4];
 
 /** The shapes a name can have and still pair all its words with `words` query words: initials, and up to that many words. */
-function walkedShapes(words: number): number[] {
+function walkedShapes(words: number): readonly number[] {
   return words >= 4 ? allShapes : [0, ...allShapes.slice(1, words + 1)];
 }
 

@@ -1,6 +1,6 @@
 // The reports' larger blocks: the summary box every report opens with, a card per person, and one line of
-// the ownership tree. Each is measured first and placed whole (see pdf-layout.ts).
-import type { Flow } from './pdf-layout.ts';
+// the ownership tree. Each is measured first and placed whole (see pdf-flow.ts).
+import type { Flow } from './pdf-flow.ts';
 import { badgeHeight, badgeWidth, colours, drawBadge, toneColours, type Tone } from './pdf-style.ts';
 
 export interface Badge {

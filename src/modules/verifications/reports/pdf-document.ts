@@ -2,9 +2,28 @@
 // at the end), and Noto Sans embedded from the npm package, never a PDF standard font: those cover
 // Latin-1 only, and a name like Łukasiewicz or Nguyễn must print as the person entered it.
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
+import { AppError } from '../../../platform/errors.ts';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * pdfkit (with fontkit and a dozen packages under them), loaded at the first report, once, not when the
+ * service starts (STYLE.md, "Loading and start-up"). Loaded with `require` because a document is made
+ * synchronously; one thread, so two reports cannot both load it, and a load that throws is not kept (Node
+ * caches only modules that loaded) and is tried again by the next report. Failing, the report is not
+ * drawn: 503 with Retry-After, as when a provider the report needs is not answering; the load's error is
+ * the cause, never in the answer.
+ */
+let pdfkit: typeof PDFDocument | undefined;
+function loadPdfkit(): typeof PDFDocument {
+  try {
+    pdfkit ??= require('pdfkit') as typeof PDFDocument;
+  } catch (error) {
+    throw new AppError('SERVICE_UNAVAILABLE', 'The report cannot be drawn just now; open the same URL again in a minute.', { retryAfter: 60, cause: error });
+  }
+  return pdfkit;
+}
 
 export const fontFiles = {
   regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
@@ -65,7 +84,8 @@ export function embedFonts(doc: Doc): void {
  * the first and does not cache the name), which made a report ten times slower.
  */
 export function createPdfDocument(info: PDFKit.DocumentInfo): Doc {
-  const doc = new PDFDocument({
+  const PdfKitDocument = loadPdfkit();
+  const doc = new PdfKitDocument({
     size: 'A4',
     bufferPages: true,
     margins: { top: page.top, bottom: page.bottom, left: page.side, right: page.side },

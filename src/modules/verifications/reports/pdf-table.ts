@@ -1,6 +1,6 @@
 // Tables: a heading row, then rows measured before they are drawn. A row that does not fit goes whole to
 // the next page, where the heading row is drawn again, so a row is never split and never headless.
-import type { Flow } from './pdf-layout.ts';
+import type { Flow } from './pdf-flow.ts';
 import { badgeHeight, badgeWidth, colours, drawBadge, toneColours, type Tone } from './pdf-style.ts';
 
 /** A column: its heading, its share of the width (shares are normalised) and its alignment. */

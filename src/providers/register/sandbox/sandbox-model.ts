@@ -2,8 +2,7 @@
 // ABN record), ASIC's facts (the company record, its officers) and the share register (its direct holders).
 // The UBO report is not stored: it is built from the direct holdings on each call, as a report provider
 // builds it from ASIC's share register.
-import type { OwnershipEdge, OwnershipGraph, OwnershipNode, UnlinkedOwner } from '../../../modules/lookups/ownership.ts';
-import type { OfficerRole, OwnershipReport, RegisterParty } from '../ownership-report.ts';
+import type { OfficerRole, OwnershipEdge, OwnershipGraph, OwnershipNode, OwnershipReport, RegisterParty, UnlinkedOwner } from '../ownership-report.ts';
 import type { AbnRecord, CompanyRecord } from '../register.ts';
 
 /** One direct holder of a company's shares. */

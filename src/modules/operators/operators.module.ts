@@ -1,0 +1,40 @@
+// The operators module's wiring: PVS's own staff, their tokens (signed with the auth module's keys), the
+// public sign-in at /ops/v1/token and their own /ops/v1 routes.
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/database.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Module } from '../../platform/module.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import type { SigningKeys } from '../auth/signing-keys.ts';
+import { createOperatorTokens } from './operator-tokens.ts';
+import { operatorTokenRoutes, registerOperatorRoutes } from './operators.routes.ts';
+import { createOperatorService, type OperatorService } from './operators.service.ts';
+
+export interface OperatorModuleDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'ENVIRONMENT'>;
+  keys: SigningKeys;
+  /** The token endpoints' limiter (per client and per IP). */
+  limiter: RateLimiter;
+}
+
+export function createOperatorModule(deps: OperatorModuleDeps): Module<{ operators: OperatorService }> {
+  const { clock, config } = deps;
+  const operators = createOperatorService({
+    db: deps.db,
+    clock,
+    tokens: createOperatorTokens({ keys: deps.keys, clock, issuer: config.PUBLIC_BASE_URL, environment: config.ENVIRONMENT }),
+    logger: deps.logger.child({ module: 'operators' }),
+  });
+  return {
+    services: { operators },
+    jobs: [],
+    routes: {
+      opsSignIn: operatorTokenRoutes({ operators, limiter: deps.limiter }),
+      ops: (api) => registerOperatorRoutes(api, { operators }),
+    },
+  };
+}
