@@ -23,8 +23,6 @@ import { guardDatabase } from './platform/db/availability.ts';
 import type { Database } from './platform/db/database.ts';
 import { tryLockDataDir, type DataDirLock } from './platform/db/lock-file.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { openPglite } from './platform/db/pglite.ts';
-import { openPostgres } from './platform/db/postgres.ts';
 import { createIdempotency } from './platform/http/idempotency.ts';
 import type { JobDefinition } from './platform/jobs/job.ts';
 import { createJobQueue } from './platform/jobs/queue.ts';
@@ -32,7 +30,6 @@ import { createWorker } from './platform/jobs/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimitStore } from './platform/rate-limit.ts';
-import { createRedisRateLimitStore } from './platform/redis-rate-limit-store.ts';
 import { createExtractor } from './providers/extractor/index.ts';
 import type { PaymentGateway } from './providers/gateway/gateway.ts';
 import { createGateway } from './providers/gateway/index.ts';
@@ -51,15 +48,20 @@ export class DataDirBusyError extends Error {
   }
 }
 
-/** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked). */
+/**
+ * Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked).
+ * Each driver is loaded only when chosen.
+ */
 export async function openDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
   if (config.DATABASE_URL) {
+    const { openPostgres } = await import('./platform/db/postgres.ts');
     const timeouts = { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_SECONDS * 1000, connectionTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000 };
     return { db: openPostgres(config.DATABASE_URL, timeouts) };
   }
   const locked = tryLockDataDir(config.DATA_DIR);
   if (!locked.ok) throw new DataDirBusyError(locked.holderPid);
   try {
+    const { openPglite } = await import('./platform/db/pglite.ts');
     return { db: await openPglite({ dataDir: path.join(config.DATA_DIR, 'pglite') }), lock: locked.lock };
   } catch (error) {
     locked.lock.release();
@@ -112,6 +114,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // A store that stops answering is logged once by watchRateLimitStore; the limiters go on locally.
     let store: RateLimitStore | undefined;
     if (config.REDIS_URL) {
+      const { createRedisRateLimitStore } = await import('./platform/redis-rate-limit-store.ts');
       const redis = createRedisRateLimitStore(config.REDIS_URL);
       closers.push(() => redis.close());
       store = watchRateLimitStore(redis, { name: 'Redis', logger });
