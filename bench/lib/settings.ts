@@ -99,7 +99,8 @@ Environment:
   BENCH_PVS_ROOT         cli: the project whose bin/pvs.mjs is run (default this repository)
   BENCH_CLI_RUNS         cli: runs of each command, the median reported (default 10)
   BENCH_CLI_IDLE_SECONDS cli: seconds a started server idles before its memory is read (default 3)
-  BENCH_CLI_KEEP=1       cli: keep its data directories and logs`;
+  BENCH_CLI_KEEP=1       cli: keep its data directories and logs
+  BENCH_CLI_DATABASE_URL cli: an empty PostgreSQL database for the pvs processes (default embedded PGlite)`;
 
 export function readSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const flags = new Set(argv);

@@ -5,6 +5,8 @@
 // `node <root>/bin/pvs.mjs …`, with a clean environment (PATH and HOME only, plus DATA_DIR: a fresh temp
 // directory, so the embedded PGlite database; ENVIRONMENT=sandbox; a fixed SECRET_KEY; HOST=127.0.0.1;
 // PORT a free loopback port) and that temp directory as the working directory (so no `.env` is read).
+// BENCH_CLI_DATABASE_URL (an empty PostgreSQL database) gives them DATABASE_URL instead: the same steps
+// on the production database, where the embedded engine's memory is not in the process.
 // Wall time is spawn to exit in this process; peak RSS and CPU time come from GNU time
 // (bench/lib/cli-process.ts). How bin/pvs.mjs works inside (tsx, compiled code) does not matter here.
 //
@@ -116,6 +118,8 @@ export default defineScenario({
     const commit = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
     const dirty = spawnSync('git', ['--no-optional-locks', '-C', root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).stdout?.trim() ? ' (with uncommitted changes)' : '';
 
+    const databaseUrl = process.env.BENCH_CLI_DATABASE_URL || undefined;
+    const database = databaseUrl ? 'PostgreSQL (BENCH_CLI_DATABASE_URL)' : 'embedded PGlite';
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'pvs-bench-cli-'));
     const dataDir = path.join(tmp, 'data');
     const env: NodeJS.ProcessEnv = {
@@ -127,6 +131,7 @@ export default defineScenario({
       SECRET_KEY: secretKey,
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const runner = createCliRunner({ node: process.execPath, cwd: tmp, env, scratchDir: tmp, useGnuTime });
     const problems: string[] = [];
@@ -240,7 +245,7 @@ export default defineScenario({
       ctx.progress('screening search on a fresh DATA_DIR (migrates it)…');
       once.fresh = {
         run: await measureRun(undefined, search(localQueries[0]!), (run) => (json(run)?.outcome === 'UNAVAILABLE' ? undefined : `expected UNAVAILABLE (no list yet): ${run.stdout.slice(0, 300)}`), 600_000),
-        note: 'never-migrated DATA_DIR: opens PGlite, migrates, answers UNAVAILABLE (no list); 1 run',
+        note: `never-migrated database (${database}): opens it, migrates, answers UNAVAILABLE (no list); 1 run`,
       };
 
       // 2. The list.
@@ -316,7 +321,7 @@ export default defineScenario({
       else rmSync(tmp, { recursive: true, force: true });
     }
 
-    return report({ ctx, root, commit: `${commit}${dirty}`, runs, idleSeconds, useGnuTime, series, serveRuns, once, hits, problems, loadBefore, entries: entriesWanted });
+    return report({ ctx, root, database, commit: `${commit}${dirty}`, runs, idleSeconds, useGnuTime, series, serveRuns, once, hits, problems, loadBefore, entries: entriesWanted });
   },
 });
 
@@ -339,6 +344,7 @@ interface Row {
 function report(input: {
   ctx: MeasureContext;
   root: string;
+  database: string;
   commit: string;
   runs: number;
   idleSeconds: number;
@@ -464,7 +470,7 @@ function report(input: {
     labels: { throughput: 'runs/s', p50: 'median ms', p99: 'peak RSS MiB', cpu: 'CPU µs/run' },
     notes: [
       `(a) node -e 0, (b) pvs --help: runs/s = 1 / median, so b/a = 1 / (× node -e 0); the "p99" column is the peak RSS (MiB), its goal ${goals.help.maxPeakMiB} MiB shown as a ratio.`,
-      `pvs at ${input.root} (${input.commit}); fresh DATA_DIR (embedded PGlite), ENVIRONMENT=sandbox; wall time spawn to exit; peak RSS and CPU from GNU time${input.useGnuTime ? '' : ' (NOT installed: apt-get install time)'}; peak RSS = highest of the runs (median in parentheses).`,
+      `pvs at ${input.root} (${input.commit}); fresh DATA_DIR, ${input.database}, ENVIRONMENT=sandbox; wall time spawn to exit; peak RSS and CPU from GNU time${input.useGnuTime ? '' : ' (NOT installed: apt-get install time)'}; peak RSS = highest of the runs (median in parentheses).`,
       ...lines,
       `goals: ${allVerdicts.length - missed.length} of ${allVerdicts.length} met${missed.length ? `; missed: ${missed.map((m) => `${m.command} (${m.what})`).join('; ')}` : ''}. --strict sees the table's verdicts (pvs --help) only.`,
       `searches: a different labelled person query each run (test/screening/labelled-pairs.json); the labelled entry found for ${pct(hits.local)} (no server) and ${pct(hits.server)} (server) of those labelled as matches.`,
