@@ -134,6 +134,14 @@ describe('architecture', () => {
     assert.equal(wrong.length, 0, `providers/ and platform/ must own the types they speak; these imports point up:\n${wrong.join('\n')}`);
   });
 
+  it('the code that ships (src/, tests aside) imports nothing from test/, bench/ or scripts/', () => {
+    // The build compiles src/; a file it reaches outside src/ is emitted beside its source and breaks the package.
+    const wrong = sourceFiles(path.join(root, 'src'))
+      .filter((file) => !file.endsWith('.test.ts'))
+      .flatMap((file) => importsOf(file).filter((target) => /^(test|bench|scripts)\//.test(rel(target))).map((target) => `  ${rel(file)} → ${rel(target)}`));
+    assert.deepEqual(wrong, [], `src/ must not depend on what does not ship:\n${wrong.join('\n')}`);
+  });
+
   for (const dir of ['src', 'bench']) {
     it(`has no import cycles among ${dir}/ files (import type and export … from included)`, () => {
       const cycles = cyclesOf(graphOf(dir));

@@ -3,7 +3,7 @@
 //
 // It runs in the HTTP request, so it parses only what the answer needs: the cross-reference table, the
 // catalogue and each page's dictionary, never a content stream, a font or an image. Measured on a
-// 150-page PDF: ~15–80 ms (pipeline-measure.ts); the first call in a process also loads pdfjs (~1–1.5 s).
+// 150-page PDF: ~15–80 ms (bench/tools/deed-pipeline-measure.ts); the first call in a process also loads pdfjs (~1–1.5 s).
 //
 // pdfjs failing to load is not the file's fault: it is the reader being unavailable, answered as storage's
 // outage is (503 with Retry-After to the partner's `start`, a retry to the analysis job), the load's error

@@ -1,5 +1,5 @@
 // The pipeline's work, in whatever process runs it (read-pages.ts runs it in a child process with a
-// deadline; pipeline-measure.ts runs it in its own to compare with pdfjs and tesseract alone):
+// deadline; bench/tools/deed-pipeline-measure.ts runs it in its own to compare with pdfjs and tesseract alone):
 //
 //   1. Every page's text layer (pdfjs), scanned for a TFN as soon as it is read.
 //   2. The pages whose layer has fewer than 40 letters (page-text.ts) are rendered at 300 dpi (one page
@@ -28,7 +28,7 @@ export interface PageReaderOptions {
 }
 
 /**
- * The resolution pages are rendered at for OCR. Measured on generated scans (pipeline-measure.ts and the
+ * The resolution pages are rendered at for OCR. Measured on generated scans (bench/tools/deed-pipeline-measure.ts and the
  * README): 11-pt text reads the same at 200 and 300 dpi, but 6–7-pt text on a noisy 150-dpi scan loses
  * digits at 200 that it keeps at 300; 300 costs ~20 % more OCR time than 200 and gains nothing at 400.
  */

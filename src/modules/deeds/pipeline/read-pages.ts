@@ -12,7 +12,7 @@
 //     where a worker's resourceLimits cannot bound it;
 //   - the deed's text lives in a process that exits when the document is done, and the child's stdout and
 //     stderr go nowhere, so nothing pdfjs or tesseract prints about a deed reaches a log.
-// The price is ~0.5 s to start Node, tsx and pdfjs per document (pipeline-measure.ts), against seconds of
+// The price is ~0.5 s to start Node, tsx and pdfjs per document (bench/tools/deed-pipeline-measure.ts), against seconds of
 // OCR per scanned page. One child per document, not a pool: no deed's text is ever in a process that
 // handles another's, and a killed child needs no repair.
 //

@@ -1,6 +1,6 @@
 // What the deed pipeline costs, against pdfjs and tesseract.js alone on the same files in the same run:
 //
-//   node --import tsx src/modules/deeds/pipeline/pipeline-measure.ts [--scanned-pages 150] [--ocr-pages 6] [--runs 5]
+//   node --import tsx bench/tools/deed-pipeline-measure.ts [--scanned-pages 150] [--ocr-pages 6] [--runs 5]
 //
 //   1. inspectPdf on a 150-page born-digital deed (what `POST …/start` waits for).
 //   2. The text layer of that deed: pdfjs's own getTextContent loop (open, every page, close) against
@@ -17,12 +17,12 @@ import { parseArgs } from 'node:util';
 import { createWorker, OEM } from 'tesseract.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { scanPdf, typesetPdf } from '../../../../test/helpers/deed-scans.ts';
-import { inspectPdf } from './inspect.ts';
-import { readPagesInProcess, ocrDpi } from './page-reader.ts';
-import { encodePgm, renderPageGrey } from './page-render.ts';
-import { openPdf } from './pdf-document.ts';
-import { readDeedPages } from './read-pages.ts';
+import { scanPdf, typesetPdf } from '../../test/helpers/deed-scans.ts';
+import { inspectPdf } from '../../src/modules/deeds/pipeline/inspect.ts';
+import { readPagesInProcess, ocrDpi } from '../../src/modules/deeds/pipeline/page-reader.ts';
+import { encodePgm, renderPageGrey } from '../../src/modules/deeds/pipeline/page-render.ts';
+import { openPdf } from '../../src/modules/deeds/pipeline/pdf-document.ts';
+import { readDeedPages } from '../../src/modules/deeds/pipeline/read-pages.ts';
 
 const { values } = parseArgs({ options: { 'scanned-pages': { type: 'string', default: '150' }, 'ocr-pages': { type: 'string', default: '6' }, runs: { type: 'string', default: '5' } } });
 const scannedPages = Number(values['scanned-pages']);
