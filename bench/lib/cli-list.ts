@@ -3,27 +3,9 @@
 // holdout-pairs.json, written as our simple CSV (`pvs screening import --format csv`, docs/screening.md:
 // id,kind,name,aliases,dateOfBirth,countries,categories,source; no identifiers column), and the
 // labelled person queries' names to search for.
-import { readFileSync, writeFileSync } from 'node:fs';
-import type { EntryKind } from '../../src/modules/screening/list-entry.ts';
-import type { IndexedEntry } from '../../src/modules/screening/matching/screening-index.ts';
+import { labelledEntry, readLabelledPairs } from '../../test/screening/labelled-pairs.ts';
+import { writeSimpleCsvList } from '../../test/screening/simple-csv-list.ts';
 import { generateScreeningList } from './screening-list.ts';
-
-interface LabelledPair {
-  id: string;
-  kind: EntryKind;
-  query: { name: string };
-  entry: { name: string; aliases?: string[]; datesOfBirth?: string[]; countries?: string[] };
-  match: boolean;
-}
-
-const labelledFiles = [
-  ['labelled', 'labelled-pairs.json'],
-  ['holdout', 'holdout-pairs.json'],
-] as const;
-
-function readPairs(file: string): LabelledPair[] {
-  return JSON.parse(readFileSync(new URL(`../../test/screening/${file}`, import.meta.url), 'utf8')) as LabelledPair[];
-}
 
 /** A labelled person query: the name to search for, the entry it was written against, and whether it should match. */
 export interface CliQuery {
@@ -32,56 +14,18 @@ export interface CliQuery {
   match: boolean;
 }
 
-const csvCell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-/** `;` separates a field's items, so an item cannot hold one. */
-const item = (text: string) => text.replace(/;/g, ' ');
-
-function csvRow(e: Pick<IndexedEntry, 'entryId' | 'kind' | 'name' | 'aliases' | 'datesOfBirth' | 'countries' | 'categories' | 'source'>): string {
-  return [
-    e.entryId,
-    e.kind,
-    e.name,
-    e.aliases.map(item).join(';'),
-    e.kind === 'person' ? e.datesOfBirth.join(';') : '',
-    e.countries.join(';'),
-    e.categories.join(';'),
-    e.source,
-  ]
-    .map(csvCell)
-    .join(',');
-}
-
 /**
  * Writes `entries` generated entries and the 437 labelled ones to `file` as a simple CSV; answers how
  * many entries it holds and the labelled person queries (labelled-pairs.json only, in file order).
  */
 export function writeCliScreeningList(file: string, entries: number): { entries: number; queries: CliQuery[] } {
   const generated = generateScreeningList(entries);
-  const lines = ['id,kind,name,aliases,dateOfBirth,countries,categories,source'];
-  for (const e of generated.entries) lines.push(csvRow(e));
-  const queries: CliQuery[] = [];
-  let labelled = 0;
-  for (const [prefix, name] of labelledFiles) {
-    for (const pair of readPairs(name)) {
-      const entryId = `${prefix}-${pair.id}`;
-      lines.push(
-        csvRow({
-          entryId,
-          kind: pair.kind,
-          name: pair.entry.name,
-          aliases: pair.entry.aliases ?? [],
-          datesOfBirth: pair.entry.datesOfBirth ?? [],
-          countries: pair.entry.countries ?? [],
-          categories: ['SANCTIONS'],
-          source: 'labelled set',
-        }),
-      );
-      labelled++;
-      if (prefix === 'labelled' && pair.kind === 'person') queries.push({ name: pair.query.name, entryId, match: pair.match });
-    }
-  }
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return { entries: generated.entries.length + labelled, queries };
+  const labelled = readLabelledPairs();
+  writeSimpleCsvList(file, [...generated.entries, ...labelled.map(labelledEntry)]);
+  const queries = labelled
+    .filter((pair) => pair.set === 'labelled' && pair.kind === 'person')
+    .map((pair) => ({ name: pair.query.name, entryId: pair.entryId, match: pair.match }));
+  return { entries: generated.entries.length + labelled.length, queries };
 }
 
 /** `count` queries spread evenly over the labelled ones, so that runs search for different names. */

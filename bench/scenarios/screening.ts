@@ -22,10 +22,9 @@
 // and features), or the run is INVALID. Reported in the notes and details: the one-off's latency over
 // the warm index's (the ratio), over what the CLI did before (read the version, build its index, search
 // once), and the words and entries it read per query.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { EntryKind } from '../../src/modules/screening/list-entry.ts';
 import { buildIndex, type IndexedEntry, type Match, type ScreeningIndex, type ScreeningQuery } from '../../src/modules/screening/matching/screening-index.ts';
 import { searchOnce, type OneOffQuery } from '../../src/modules/screening/one-off-search.ts';
 import * as screeningRepo from '../../src/modules/screening/screening.repository.ts';
@@ -34,6 +33,7 @@ import { systemClock } from '../../src/platform/clock.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { labelledEntry, readLabelledPairs, type ListedPair } from '../../test/screening/labelled-pairs.ts';
 import { writeSimpleCsvList } from '../../test/screening/simple-csv-list.ts';
 import { summarize, type RawRun } from '../lib/load.ts';
 import { scenarioResult } from '../lib/report.ts';
@@ -46,41 +46,9 @@ import { loadAverage, rawRun, round1, round3 } from '../lib/measure.ts';
 const maxIndexP99Ms = 5;
 const minSpeedUp = 20;
 
-interface LabelledPair {
-  id: string;
-  kind: EntryKind;
-  query: { name: string; dateOfBirth?: string; countries?: string[]; identifiers?: string[] };
-  entry: { name: string; aliases?: string[]; datesOfBirth?: string[]; countries?: string[]; identifiers?: string[] };
-  match: boolean;
-}
-
-const labelledFiles = [
-  ['labelled', 'labelled-pairs.json'],
-  ['holdout', 'holdout-pairs.json'],
-] as const;
-
-function readLabelled(): Array<LabelledPair & { entryId: string }> {
-  return labelledFiles.flatMap(([prefix, file]) => {
-    const pairs = JSON.parse(readFileSync(new URL(`../../test/screening/${file}`, import.meta.url), 'utf8')) as LabelledPair[];
-    return pairs.map((p) => ({ ...p, entryId: `${prefix}-${p.id}` }));
-  });
-}
-
-/** A pair's entry as the labelled-set test indexes it, under an id no generated entry has. */
-function labelledEntry(pair: LabelledPair & { entryId: string }): IndexedEntry {
-  return {
-    list: 'bench',
-    entryId: pair.entryId,
-    kind: pair.kind,
-    name: pair.entry.name,
-    aliases: pair.entry.aliases ?? [],
-    datesOfBirth: pair.entry.datesOfBirth ?? [],
-    countries: pair.entry.countries ?? [],
-    identifiers: pair.entry.identifiers ?? [],
-    categories: ['SANCTIONS'],
-    source: 'labelled set',
-    contentHash: pair.entryId,
-  };
+/** A pair's entry as the index holds it, under an id no generated entry has. */
+function indexedLabelledEntry(pair: ListedPair): IndexedEntry {
+  return { ...labelledEntry(pair), list: 'bench', contentHash: pair.entryId };
 }
 
 /** What must be equal: the entries found, in order, with their scores. */
@@ -232,8 +200,8 @@ export default defineScenario({
     const generatedAt = performance.now();
     const generated = generateScreeningList(settings.screeningEntries);
     const generateMs = performance.now() - generatedAt;
-    const labelled = readLabelled();
-    const entries = [...generated.entries, ...labelled.map(labelledEntry)];
+    const labelled = readLabelledPairs();
+    const entries = [...generated.entries, ...labelled.map(indexedLabelledEntry)];
     const names = entries.reduce((n, e) => n + 1 + e.aliases.length, 0);
     const persons = generated.entries.filter((e) => e.kind === 'person').length;
 

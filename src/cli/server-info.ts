@@ -3,6 +3,7 @@
 // died leaves it behind, which is why readers check that the pid is alive.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '../platform/db/lock-file.ts';
 
 export interface ServerInfo {
   pid: number;
@@ -28,15 +29,5 @@ export function readServerInfo(dataDir: string): ServerInfo | undefined {
     // Being written at this instant, or damaged: as if absent.
     return undefined;
   }
-  return isAlive(info.pid) ? info : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return isProcessAlive(info.pid) ? info : undefined;
 }

@@ -9,40 +9,21 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateScreeningList, generateScreeningQueries, type GeneratedList } from '../../bench/lib/screening-list.ts';
 import type { Database, Tx } from '../../src/platform/db/database.ts';
-import type { EntryKind, ListEntry } from '../../src/modules/screening/list-entry.ts';
+import type { ListEntry } from '../../src/modules/screening/list-entry.ts';
 import { buildIndex, type Match, type ScreeningQuery } from '../../src/modules/screening/matching/screening-index.ts';
 import { searchOnce, type OneOffQuery } from '../../src/modules/screening/one-off-search.ts';
 import * as repo from '../../src/modules/screening/screening.repository.ts';
 import { createScreeningService, type SearchInput } from '../../src/modules/screening/screening.service.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { labelledEntry, readLabelledPairs } from './labelled-pairs.ts';
 import { writeSimpleCsvList } from './simple-csv-list.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pvs-one-off-'));
 const listSize = 2500;
 
-interface LabelledPair {
-  id: string;
-  kind: EntryKind;
-  query: { name: string; dateOfBirth?: string; countries?: string[] };
-  entry: { name: string; aliases?: string[]; datesOfBirth?: string[]; countries?: string[] };
-}
-
 /** The bench's labelled queries and their entries (bench/scenarios/screening.ts puts them in its list alike). */
-const labelled = (['labelled-pairs.json', 'holdout-pairs.json'] as const).flatMap((file) =>
-  (JSON.parse(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8')) as LabelledPair[]).map((p) => ({ ...p, entryId: `${file.replace('-pairs.json', '')}-${p.id}` })),
-);
-
-const labelledEntries: ListEntry[] = labelled.map((p) => ({
-  entryId: p.entryId,
-  kind: p.kind,
-  name: p.entry.name,
-  aliases: p.entry.aliases ?? [],
-  datesOfBirth: p.entry.datesOfBirth ?? [],
-  countries: p.entry.countries ?? [],
-  identifiers: [],
-  categories: ['SANCTIONS'],
-  source: 'labelled set',
-}));
+const labelled = readLabelledPairs();
+const labelledEntries: ListEntry[] = labelled.map(labelledEntry);
 
 /** Queries a partner would send: the bench's, the labelled ones, and listed people by their Cyrillic or Arabic-script aliases. */
 function queriesFor(generated: GeneratedList, seed: number): OneOffQuery[] {

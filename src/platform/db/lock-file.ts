@@ -10,7 +10,8 @@ export interface DataDirLock {
 
 export type LockResult = { ok: true; lock: DataDirLock } | { ok: false; holderPid: number };
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid is alive (EPERM: alive, another user's). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -41,7 +42,7 @@ export function tryLockDataDir(dataDir: string): LockResult {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holderPid = Number(readFileSync(file, 'utf8'));
       if (holderPid === process.pid) throw new Error('This process already holds the data directory lock');
-      if (Number.isInteger(holderPid) && holderPid > 0 && isAlive(holderPid)) return { ok: false, holderPid };
+      if (Number.isInteger(holderPid) && holderPid > 0 && isProcessAlive(holderPid)) return { ok: false, holderPid };
       // The holder died without releasing it (a crash): the lock is stale.
       try {
         unlinkSync(file);
