@@ -1,6 +1,6 @@
 // The shape of the house, checked from the source files (no database): the arrows point down
 // (app/services → modules → providers → platform), nothing imports itself round a cycle, the composition
-// root stays short, and every module has its wiring file. See docs/architecture.md and STYLE.md.
+// root stays short, and every module has its wiring file. See docs/architecture.md.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -22,8 +22,8 @@ function sourceFiles(dir: string): string[] {
 /** A file's static imports and re-exports (`import type` and `export … from` included), resolved to files. */
 function importsOf(file: string): string[] {
   // preProcessFile reads import, import type and export … from, and also import('…') calls and types; those
-  // are left out on purpose: a lazy load is how a heavy package is kept off the start-up path (STYLE.md,
-  // "Loading and start-up"), and it cannot make a cycle of module initialisation.
+  // are left out on purpose: a lazy load is how a heavy package is kept off the start-up path
+  // (docs/architecture.md, "What a process loads"), and it cannot make a cycle of module initialisation.
   const text = readFileSync(file, 'utf8');
   const { importedFiles } = ts.preProcessFile(text, true, false);
   return importedFiles

@@ -1,4 +1,4 @@
-// A command loads what it runs (STYLE.md, "Loading and start-up"): the compiled `pvs`, run as an
+// A command loads what it runs (docs/architecture.md, "What a process loads"): the compiled `pvs`, run as an
 // operator runs it, with record-loads.mjs noting every module it loaded. None of the admin commands,
 // with or without a server, loads a heavy package (PDF, OCR, canvas, images, cloud and payment SDKs);
 // `--help` loads no service code at all, and a command the server answers opens no database here.

@@ -1,5 +1,5 @@
-// Heavy packages load on first use, once, behind the provider that needs them (STYLE.md, "Loading and
-// start-up"; src/platform/lazy.ts):
+// Heavy packages load on first use, once, behind the provider that needs them (docs/architecture.md, "What a
+// process loads"; src/platform/lazy.ts):
 //   - the service starts and answers partner calls without loading pdfjs, tesseract.js, canvas, sharp,
 //     pdfkit, the AWS SDK or Stripe, even with Stripe and S3 configured (a child process under
 //     record-loads.mjs);

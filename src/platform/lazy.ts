@@ -1,6 +1,6 @@
 // Heavy packages (PDF, OCR, canvas, images, cloud and payment SDKs) are loaded where they are first used,
 // behind the provider that needs them, so a process that never uses one never pays for it: `pvs --help`
-// or a CLI search loads no pdfjs (STYLE.md, "Loading and start-up"). A provider keeps `import type` from
+// or a CLI search loads no pdfjs (docs/architecture.md, "What a process loads"). A provider keeps `import type` from
 // its heavy package at the top (it vanishes when compiled) and wraps the real `import()` in `lazy`.
 //
 // Invariants of a loader made by `lazy`:

@@ -1,6 +1,6 @@
 /**
- * Records every module a process loads, to show what a command or a server really pulls in (STYLE.md,
- * "Loading and start-up").
+ * Records every module a process loads, to show what a command or a server really pulls in
+ * (docs/architecture.md, "What a process loads").
  *
  * Use it as an `--import` hook, after tsx when running sources:
  *

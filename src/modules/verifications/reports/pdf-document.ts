@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * pdfkit (with fontkit and a dozen packages under them), loaded at the first report, once, not when the
- * service starts (STYLE.md, "Loading and start-up"). Loaded with `require` because a document is made
+ * service starts (docs/architecture.md, "What a process loads"). Loaded with `require` because a document is made
  * synchronously; one thread, so two reports cannot both load it, and a load that throws is not kept (Node
  * caches only modules that loaded) and is tried again by the next report. Failing, the report is not
  * drawn: 503 with Retry-After, as when a provider the report needs is not answering; the load's error is
