@@ -18,7 +18,10 @@ export function buildState() {
   if (!existsSync(source)) return { state: 'fresh' };
   const { startedAt } = JSON.parse(readFileSync(stampFile, 'utf8'));
   const files = [
-    ...readdirSync(source, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name)),
+    // A README is not built: editing one leaves the build as it was.
+    ...readdirSync(source, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && !e.name.endsWith('.md'))
+      .map((e) => path.join(e.parentPath ?? e.path, e.name)),
     ...buildInputs.map((name) => path.join(root, name)),
   ];
   for (const file of files) {

@@ -58,6 +58,15 @@ describe('the build and the stale-build guard', () => {
     assert.match(run.stderr, /^pvs: src\/greeting\.ts changed after the last build: run `npm run build`/);
   });
 
+  it('a README edited under src/ leaves the build fresh: it is not built', () => {
+    const build = node('scripts/build.mjs');
+    assert.equal(build.code, 0, build.stderr);
+    writeFileSync(path.join(dir, 'src', 'README.md'), '# notes\n');
+    assert.equal(node('bin/pvs.mjs').code, 0);
+    // The source edited before this test is built now; make it stale again for the next one.
+    writeFileSync(path.join(dir, 'src', 'greeting.ts'), "export const greeting: string = 'second build';\n");
+  });
+
   it('--if-stale rebuilds a stale build, and leaves a fresh one alone', () => {
     assert.equal(node('scripts/build.mjs', '--if-stale').code, 0);
     assert.deepEqual(node('bin/pvs.mjs'), { code: 0, stdout: 'second build\n', stderr: '' });
