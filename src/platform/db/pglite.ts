@@ -2,17 +2,17 @@ import { PGlite } from '@electric-sql/pglite';
 import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './database.ts';
 
 /**
- * Embedded PostgreSQL. PGlite is one connection in this process: its transactions are serialised,
- * and only one process may open a data directory at a time (see lock-file.ts).
- */
-/**
- * PGlite's own default of 128 MB of shared buffers is memory the process touches at start, whatever it
- * holds: 300 MB resident for an empty database against 190 MB with 16 MB. Its files are read through the
- * operating system's page cache, so the buffers save a copy, not a disk read; bench/README.md (cli)
- * has the figures.
+ * PGlite's own default of 128 MB of shared buffers is memory the process touches at start, whatever
+ * it holds: about 300 MB resident for a small database against 190 MB with 16 MB. Its files are read
+ * through the operating system's page cache, so the buffers save a copy, not a disk read;
+ * bench/README.md (cli) has the figures.
  */
 const sharedBuffers = '16MB';
 
+/**
+ * Embedded PostgreSQL. PGlite is one connection in this process: its transactions are serialised,
+ * and only one process may open a data directory at a time (see lock-file.ts).
+ */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database & { raw: PGlite }> {
   // A start parameter, not `postgresqlconf`, which would replace the data directory's postgresql.conf whole.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
