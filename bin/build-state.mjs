@@ -18,9 +18,9 @@ export function buildState() {
   if (!existsSync(source)) return { state: 'fresh' };
   const { startedAt } = JSON.parse(readFileSync(stampFile, 'utf8'));
   const files = [
-    // A README is not built: editing one leaves the build as it was.
+    // A README or a test beside the code is not built: editing one leaves the build as it was.
     ...readdirSync(source, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && !e.name.endsWith('.md'))
+      .filter((e) => e.isFile() && !e.name.endsWith('.md') && !e.name.endsWith('.test.ts'))
       .map((e) => path.join(e.parentPath ?? e.path, e.name)),
     ...buildInputs.map((name) => path.join(root, name)),
   ];

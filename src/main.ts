@@ -3,6 +3,7 @@
 // answered by the running server never opens the database (test/cli-loads.test.ts holds it to that).
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import type { ListenFlags } from './cli/listen/listen-options.ts';
 import type { Role } from './cli/serve.ts';
 import type { Config } from './config.ts';
 import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
@@ -20,6 +21,12 @@ async function runAdminCommand(name: string, input: Record<string, unknown>): Pr
   return client.runAdminCommand(await config(), name, input);
 }
 
+/** The first line `pvs serve` prints, before anything slow. */
+function startingLine(loaded: Config, role: Role): string {
+  const where = loaded.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite (${loaded.DATA_DIR})`;
+  return `Starting PVS${role === 'all' ? '' : ` (${role})`} in ${loaded.ENVIRONMENT} on ${where}…`;
+}
+
 function print(result: unknown, json: boolean, human: (r: never) => string): void {
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${human(result as never)}\n`);
 }
@@ -31,8 +38,11 @@ program
   .description('run the API, hosted pages and the background worker')
   .addOption(new Option('--role <role>', 'run only one part (needs DATABASE_URL)').choices(['all', 'api', 'worker']).default('all'))
   .action(async (options: { role: Role }) => {
+    const loaded = await config();
+    // Said before the server's code loads: a first start takes seconds, and silence reads as a hang.
+    process.stdout.write(`${startingLine(loaded, options.role)}\n`);
     const { runServe } = await import('./cli/serve.ts');
-    await runServe(await config(), options.role);
+    await runServe(loaded, options.role);
   });
 
 program
@@ -128,6 +138,22 @@ destination
     );
   });
 
+program
+  .command('listen')
+  .description("receive a partner's webhooks on this machine from a sandbox PVS: registers a destination at http://localhost:PORT/webhooks, verifies and prints every delivery")
+  .option('--api <url>', "PVS's address (default: $PVS_API_URL, else the PVS serving DATA_DIR, else PUBLIC_BASE_URL or http://localhost:$PORT)")
+  .option('--partner <id>', 'the partner id, ptn_… (default: $PVS_PARTNER_ID, else DATA_DIR/demo-partner.json)')
+  .option('--client-id <id>', 'its API client, cli_… (default: $PVS_CLIENT_ID)')
+  .option('--client-secret <secret>', "the client's secret (default: $PVS_CLIENT_SECRET)")
+  .option('--port <port>', 'the local port to receive on (127.0.0.1)', '4000')
+  .option('--forward-to <url>', 'after verifying, forward each delivery (same body and headers) to this URL of your app')
+  .option('--json', 'print each payload as indented JSON after its line')
+  .option('--keep', 'keep the destination when stopping (it is removed by default)')
+  .action(async (options: ListenFlags) => {
+    const { runListen } = await import('./cli/listen/listen.ts');
+    await runListen(options);
+  });
+
 const screening = program.command('screening').description('sanctions and PEP lists');
 screening
   .command('import')
@@ -142,7 +168,7 @@ screening
     print(result, Boolean(options.json), (r: { list: string; version: number; previousVersion: number | null; entries: number; unchanged: boolean }) =>
       r.unchanged
         ? `${file} is already in force as list "${r.list}" (${r.entries} entries); list version ${r.version} is unchanged`
-        : `Imported ${r.entries} entries into list "${r.list}": list version ${r.version} is now in force (was ${r.previousVersion ?? 'none'}); monitored contacts are being re-screened in the background`,
+        : `Imported ${r.entries} ${r.entries === 1 ? 'entry' : 'entries'} into list "${r.list}": list version ${r.version} is now in force (was ${r.previousVersion ?? 'none'}); monitored contacts are being re-screened in the background`,
     );
   });
 screening

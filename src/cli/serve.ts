@@ -17,10 +17,17 @@ export type Role = 'all' | 'api' | 'worker';
 
 const loopbackHosts = new Set(['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1']);
 
+/** A line of what the start is doing, printed as it begins (the banner follows when it is done). */
+function say(line: string): void {
+  process.stdout.write(`  ${line}\n`);
+}
+
 async function ensureDemoPartner(services: Services): Promise<string[]> {
   const { config } = services;
   if (config.ENVIRONMENT !== 'sandbox' || (await services.partners.count()) > 0) return [];
-  const demo = await services.partners.create({ name: 'Demo Partner' });
+  say('creating the demo partner');
+  // Monitoring-eligible, so that every step of the README's tour works for it (decision 124).
+  const demo = await services.partners.create({ name: 'Demo Partner', monitoring: true });
   // Sandbox convenience for the README tour; the secret is hashed in the database like any other.
   const file = path.join(config.DATA_DIR, 'demo-partner.json');
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
@@ -41,13 +48,14 @@ export const sandboxScreeningFixture = fileURLToPath(new URL('../../fixtures/scr
 
 async function ensureSandboxScreeningList(services: Services): Promise<string[]> {
   if (services.config.ENVIRONMENT !== 'sandbox' || (await services.screening.status()).version !== null) return [];
+  say('loading the sandbox screening list');
   const imported = await services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });
   return [`Screening: the sandbox fixture list (${imported.entries} entries) was loaded as list version ${imported.version}`];
 }
 
 /** Which registers lookups read; on the live ones, a warning while no ASIC dataset is loaded. */
 async function registersLine(services: Services): Promise<string[]> {
-  if (services.config.REGISTERS === 'sandbox') return ['Registers: sandbox (the CONTRACT §13 test numbers and synthetic companies)'];
+  if (services.config.REGISTERS === 'sandbox') return ['Registers: sandbox (the test numbers in docs/lookups.md, and a synthetic business for any other valid number)'];
   const companies = await countCompanies(services.db);
   if (companies > 0) return [`Registers: live (ABR ABN Lookup; ASIC company dataset of ${companies} companies)`];
   return ['Registers: live (ABR ABN Lookup). No ASIC company dataset is loaded: company lookups fail REGISTER_UNAVAILABLE until `pvs registers import-asic FILE`'];
@@ -72,6 +80,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   };
   let services: Services;
   try {
+    say(config.DATABASE_URL ? 'connecting to PostgreSQL and applying pending migrations' : 'opening the embedded database and applying pending migrations (the first start creates it)');
     services = await createServices(config);
   } catch (error) {
     stopDeferring();

@@ -58,10 +58,11 @@ describe('the build and the stale-build guard', () => {
     assert.match(run.stderr, /^pvs: src\/greeting\.ts changed after the last build: run `npm run build`/);
   });
 
-  it('a README edited under src/ leaves the build fresh: it is not built', () => {
+  it('a README or a test edited under src/ leaves the build fresh: neither is built', () => {
     const build = node('scripts/build.mjs');
     assert.equal(build.code, 0, build.stderr);
     writeFileSync(path.join(dir, 'src', 'README.md'), '# notes\n');
+    writeFileSync(path.join(dir, 'src', 'greeting.test.ts'), "import { greeting } from './greeting.ts';\nvoid greeting;\n");
     assert.equal(node('bin/pvs.mjs').code, 0);
     // The source edited before this test is built now; make it stale again for the next one.
     writeFileSync(path.join(dir, 'src', 'greeting.ts'), "export const greeting: string = 'second build';\n");
