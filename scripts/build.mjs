@@ -11,7 +11,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildState, root } from '../bin/build-state.mjs';
 
-if (process.argv.includes('--if-stale') && buildState().state === 'fresh') process.exit(0);
+const state = buildState();
+if (process.argv.includes('--if-stale') && state.state === 'fresh') process.exit(0);
+// Said before the seconds tsc takes, so that `npm start` after a pull does not sit silent.
+console.error(`build: compiling src/ into dist/${state.state === 'stale' ? ` (${state.file} changed)` : ''}…`);
 
 const require = createRequire(import.meta.url);
 let tsc;
