@@ -1,6 +1,7 @@
 // Builds the HTTP server from the services it is given. It chooses nothing; services.ts does.
 import formBody from '@fastify/formbody';
 import { registerWebAssets } from './web/assets.ts';
+import { registerGuides } from './web/docs/guides.ts';
 import { consoleArea } from './web/console/console.ts';
 import { portalArea } from './web/portal/portal.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -11,7 +12,7 @@ import { registerStorageRoutes } from './providers/storage/storage.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
 import { newId } from './platform/ids.ts';
-import { registerOpenApi } from './platform/http/openapi.ts';
+import { describeRoutesIn, registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
 import { opsApi, type OpsApi } from './platform/http/ops-api.ts';
 import { installInputGuard } from './platform/http/input-guard.ts';
@@ -66,7 +67,14 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   installRequestHooks(app, { production: config.ENVIRONMENT === 'production' });
   installLoadShedding(app, { maxInFlight: config.MAX_IN_FLIGHT_REQUESTS });
   installInputGuard(app, { bodyLimit: bodyLimitBytes });
-  await registerOpenApi(app, { publicBaseUrl: config.PUBLIC_BASE_URL });
+  // The partner's and the operators' API documents (/openapi.json, /ops/openapi.json) and their pages.
+  await registerOpenApi(app, {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    operatorsDocument: config.ENVIRONMENT === 'production' ? 'operators' : 'open',
+    operators: services.operators,
+  });
+  // The guides in docs/ as pages (/docs/guides/<name>), which the documents' descriptions link to.
+  registerGuides(app);
   // Only the token endpoint takes a form; the /v1 plugin refuses it.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
 
@@ -109,13 +117,19 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(portalArea(services), { prefix: '/portal' });
   await app.register(consoleArea(services), { prefix: '/console' });
   // PVS's own operators (docs/operators.md): signing in is public; every other /ops/v1 route is
-  // registered inside opsApi, which is what makes it need an operator token.
-  for (const module of modules) if (module.opsSignIn) await app.register(module.opsSignIn, { prefix: '/ops/v1' });
+  // registered inside opsApi, which is what makes it need an operator token. Everything under /ops/v1 is
+  // described in the operators' API document, never in the partner's.
   await app.register(
-    opsApi({ operators: services.operators }, (api) => {
-      for (const module of modules) module.ops?.(api);
-      options.extraOpsRoutes?.(api);
-    }),
+    async (ops: HttpApp) => {
+      describeRoutesIn(ops, 'operators');
+      for (const module of modules) if (module.opsSignIn) await ops.register(module.opsSignIn);
+      await ops.register(
+        opsApi({ operators: services.operators }, (api) => {
+          for (const module of modules) module.ops?.(api);
+          options.extraOpsRoutes?.(api);
+        }),
+      );
+    },
     { prefix: '/ops/v1' },
   );
 

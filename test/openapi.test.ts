@@ -1,10 +1,15 @@
-// The OpenAPI document: valid 3.1, complete (every registered route is in it) and honest about /v1
-// authentication (bearer token and X-Partner-Id on every partner operation).
+// The OpenAPI documents: the partner's (/openapi.json, /docs) and the operators' (/ops/openapi.json,
+// /docs/ops). Both valid 3.1; together complete (every registered route is in one of them); apart, each
+// holds only its own: no /ops route, operator scheme or operator schema in the partner's, every /ops/v1
+// route in the operators'. Honest about authentication, and every guide a description cites is a link
+// that leads to the guide's page. In production the operators' document needs an operator token.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { createTestContext, type TestContext } from './helpers/context.ts';
+import { buildApp } from '../src/app.ts';
+import type { HttpApp } from '../src/platform/http/types.ts';
+import { createTestContext, type TestContext, type TestOperator } from './helpers/context.ts';
 
 type Document = OpenAPIV3_1.Document;
 type Operation = OpenAPIV3_1.OperationObject;
@@ -12,7 +17,11 @@ type Operation = OpenAPIV3_1.OperationObject;
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 let t: TestContext;
+/** The partner's document. */
 let doc: Document;
+/** The operators' document. */
+let opsDoc: Document;
+let routes: Array<{ method: string; url: string }>;
 
 before(async () => {
   t = await createTestContext({
@@ -21,11 +30,19 @@ before(async () => {
       extraPartnerRoutes: (api) => {
         api.get('/test-probes/:probeId', { schema: { summary: 'Probe', operationId: 'getTestProbe' } }, async () => ({}));
       },
+      // And an operator route so added goes to the operators' document, never the partner's.
+      extraOpsRoutes: (api) => {
+        api.get('/test-probes/:probeId', { schema: { summary: 'Operator probe', operationId: 'getOpsTestProbe' } }, async () => ({}));
+      },
     },
   });
   const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
   assert.equal(res.statusCode, 200);
   doc = res.json();
+  const ops = await t.app.inject({ method: 'GET', url: '/ops/openapi.json' });
+  assert.equal(ops.statusCode, 200, 'the operators\' document is open in sandbox');
+  opsDoc = ops.json();
+  routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false }));
 });
 after(() => t.close());
 
@@ -54,7 +71,20 @@ function isHidden(url: string): boolean {
   if (url.startsWith('/c/') || url.startsWith('/p/') || url.startsWith('/v/') || url.startsWith('/hosted/assets/') || url.startsWith('/sandbox-gateway/')) return true;
   // The portal's and the console's pages are HTML for people, not API.
   if (url === '/portal' || url.startsWith('/portal/') || url === '/console' || url.startsWith('/console/') || url.startsWith('/web/assets/')) return true;
-  return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/admin/');
+  // The documents, their pages and the guides; the loopback-only admin endpoint of the `pvs` command.
+  return url === '/openapi.json' || url === '/ops/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/admin/');
+}
+
+/** Every (method, OpenAPI path) the app serves that a document should list. */
+function visibleRoutes(): string[] {
+  return [
+    ...new Set(
+      routes
+        // HEAD is Fastify's automatic twin of each GET; it is not a separate operation.
+        .filter((r) => r.method !== 'HEAD' && !isHidden(r.url))
+        .map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.url)}`),
+    ),
+  ];
 }
 
 function toOpenApiPath(url: string): string {
@@ -67,7 +97,9 @@ function operations(document: Document): Array<{ method: string; path: string; o
   );
 }
 
-describe('GET /openapi.json', () => {
+const opsPath = (path: string) => path.startsWith('/ops/');
+
+describe('GET /openapi.json: the partner API', () => {
   it('is an OpenAPI 3.1 document that swagger-parser validates', async () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.title, 'PVS partner API');
@@ -87,26 +119,19 @@ describe('GET /openapi.json', () => {
     assert.equal((validated as Document).openapi, '3.1.0');
   });
 
-  it('documents every route the app registers, except the hidden ones', () => {
-    const routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false }));
-    // The parser must see the routes we know of, or an empty list would pass vacuously.
-    for (const known of ['POST /oauth2/token', 'GET /health', 'GET /v1/api-clients/:id', 'DELETE /v1/api-clients/:id', 'POST /admin/v1/commands/:name', 'GET /docs']) {
-      assert.ok(
-        routes.some((r) => `${r.method} ${r.url}` === known),
-        `route tree parsing missed ${known}`,
-      );
+  it('lists no operator route, no operator scheme and no operators tag', () => {
+    const paths = Object.keys(doc.paths ?? {});
+    assert.deepEqual(paths.filter(opsPath), []);
+    assert.deepEqual(Object.keys(doc.components?.securitySchemes ?? {}).sort(), ['bearerAuth', 'clientCredentials']);
+    assert.ok(!doc.tags?.some((tag) => tag.name === 'operators'), JSON.stringify(doc.tags));
+    for (const { method, path, operation } of operations(doc)) {
+      assert.ok(!operation.tags?.includes('operators'), `${method} ${path} is tagged operators`);
+      assert.ok(!JSON.stringify(operation.security ?? []).includes('operatorBearer'), `${method} ${path} names the operator scheme`);
     }
-    const expected = routes
-      // HEAD is Fastify's automatic twin of each GET; it is not a separate operation.
-      .filter((r) => r.method !== 'HEAD' && !isHidden(r.url))
-      .map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.url)}`);
-    assert.ok(expected.length >= 8, `only ${expected.length} documented routes found`);
-    const documented = operations(doc).map((o) => `${o.method} ${o.path}`);
-    for (const route of expected) assert.ok(documented.includes(route), `${route} is registered but not in the OpenAPI document`);
-    assert.deepEqual([...documented].sort(), [...new Set(expected)].sort(), 'the document lists exactly the visible routes');
+    assert.doesNotMatch(JSON.stringify(doc), /operatorBearer|\/ops\/v1\/(?!token)|x-pvs-document/);
   });
 
-  it('hides the document itself, the docs UI and the admin endpoint', () => {
+  it('hides the documents themselves, the docs pages, the guides and the admin endpoint', () => {
     const paths = Object.keys(doc.paths ?? {});
     assert.ok(paths.every((p) => !isHidden(p)), paths.join(', '));
   });
@@ -129,28 +154,8 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('declares operator bearer auth, and no partner header, on every /ops/v1 operation but the sign-in', () => {
-    assert.deepEqual(doc.components?.securitySchemes?.operatorBearer, {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.',
-    });
-    const opsOperations = operations(doc).filter((o) => o.path.startsWith('/ops/v1/') && o.path !== '/ops/v1/token');
-    assert.ok(opsOperations.some((o) => o.path === '/ops/v1/me'), 'expected GET /ops/v1/me');
-    for (const { method, path, operation } of opsOperations) {
-      const where = `${method} ${path}`;
-      assert.deepEqual(operation.security, [{ operatorBearer: [] }], where);
-      assert.ok(operation.tags?.includes('operators'), where);
-      const header = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find((p) => p.in === 'header' && p.name === 'x-partner-id');
-      assert.equal(header, undefined, where);
-    }
-    assert.deepEqual(doc.paths?.['/ops/v1/token']?.post?.tags, ['operators']);
-  });
-
   it('declares no bearer auth on the public operations', () => {
-    const guarded = (path: string) => path.startsWith('/v1/') || (path.startsWith('/ops/v1/') && path !== '/ops/v1/token');
-    for (const { method, path, operation } of operations(doc).filter((o) => !guarded(o.path))) {
+    for (const { method, path, operation } of operations(doc).filter((o) => !o.path.startsWith('/v1/'))) {
       assert.equal(operation.security, undefined, `${method} ${path}`);
     }
   });
@@ -161,19 +166,161 @@ describe('GET /openapi.json', () => {
     assert.ok(key);
     assert.notEqual(key.required, true);
   });
+});
 
-  it('gives every operation an operationId, unique across the document', () => {
-    const ids = operations(doc).map((o) => o.operation.operationId);
+describe("GET /ops/openapi.json: the operators' API", () => {
+  it('is an OpenAPI 3.1 document that swagger-parser validates, with the operator scheme alone', async () => {
+    assert.equal(opsDoc.openapi, '3.1.0');
+    assert.equal(opsDoc.info.title, 'PVS operator API');
+    assert.deepEqual(opsDoc.servers, [{ url: 'http://pvs.test' }]);
+    assert.deepEqual(opsDoc.components?.securitySchemes, {
+      operatorBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.' },
+    });
+    assert.deepEqual(opsDoc.tags?.map((tag) => tag.name), ['operators']);
+    const validated = await SwaggerParser.validate(structuredClone(opsDoc) as never);
+    assert.equal((validated as Document).openapi, '3.1.0');
+  });
+
+  it('lists every route registered under /ops/v1, and nothing else', () => {
+    const registered = visibleRoutes().filter((r) => opsPath(r.split(' ')[1]!));
+    // The parser must see the routes we know of, or an empty list would pass vacuously.
+    for (const known of ['post /ops/v1/token', 'get /ops/v1/me', 'get /ops/v1/settings', 'get /ops/v1/test-probes/{probeId}']) assert.ok(registered.includes(known), `route tree parsing missed ${known}`);
+    const documented = operations(opsDoc).map((o) => `${o.method} ${o.path}`);
+    assert.deepEqual([...documented].sort(), [...registered].sort());
+  });
+
+  it('declares operator bearer auth, and no partner header, on every operation but the sign-in', () => {
+    const guarded = operations(opsDoc).filter((o) => o.path !== '/ops/v1/token');
+    assert.ok(guarded.some((o) => o.path === '/ops/v1/me'), 'expected GET /ops/v1/me');
+    for (const { method, path, operation } of guarded) {
+      const where = `${method} ${path}`;
+      assert.deepEqual(operation.security, [{ operatorBearer: [] }], where);
+      assert.ok(operation.tags?.includes('operators'), where);
+      const header = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find((p) => p.in === 'header' && p.name === 'x-partner-id');
+      assert.equal(header, undefined, where);
+    }
+    assert.deepEqual(opsDoc.paths?.['/ops/v1/token']?.post?.tags, ['operators']);
+    assert.equal(opsDoc.paths?.['/ops/v1/token']?.post?.security, undefined);
+  });
+
+  it('holds only the schemas its operations use', () => {
+    const text = JSON.stringify(opsDoc);
+    for (const name of Object.keys(opsDoc.components?.schemas ?? {})) assert.ok(text.includes(`"#/components/schemas/${name}"`), `${name} is used by no operator operation`);
+    assert.ok(!('Contact' in (opsDoc.components?.schemas ?? {})), 'a partner schema in the operators\' document');
+  });
+});
+
+describe('both documents', () => {
+  it('document every route the app registers but the hidden ones, each in exactly one of them', () => {
+    for (const known of ['POST /oauth2/token', 'GET /health', 'GET /v1/api-clients/:id', 'DELETE /v1/api-clients/:id', 'POST /admin/v1/commands/:name', 'GET /docs', 'GET /docs/ops', 'GET /docs/guides/:name']) {
+      assert.ok(
+        routes.some((r) => `${r.method} ${r.url}` === known),
+        `route tree parsing missed ${known}`,
+      );
+    }
+    const expected = visibleRoutes();
+    assert.ok(expected.length >= 8, `only ${expected.length} documented routes found`);
+    const partner = operations(doc).map((o) => `${o.method} ${o.path}`);
+    const ops = operations(opsDoc).map((o) => `${o.method} ${o.path}`);
+    assert.deepEqual(partner.filter((route) => ops.includes(route)), [], 'in both documents');
+    for (const route of expected) assert.ok(partner.includes(route) || ops.includes(route), `${route} is registered but in neither document`);
+    assert.deepEqual([...partner, ...ops].sort(), [...expected].sort(), 'the documents list exactly the visible routes');
+  });
+
+  it('give every operation an operationId, unique across both documents', () => {
+    const ids = [...operations(doc), ...operations(opsDoc)].map((o) => o.operation.operationId);
     assert.ok(ids.every((id) => typeof id === 'string' && id.length > 0), JSON.stringify(ids));
     assert.equal(new Set(ids).size, ids.length);
   });
-});
 
-describe('GET /docs', () => {
-  it('answers the interactive documentation as HTML', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/docs' });
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^text\/html/);
-    assert.match(res.body, /<html/i);
+  it('link every guide a description cites to its page, and every such link leads to the page and its anchor', async () => {
+    const links = new Set<string>();
+    for (const [name, document] of [['partner', doc], ['operators', opsDoc]] as const) {
+      const descriptions = descriptionsOf(document);
+      assert.ok(descriptions.length > 10, `${name}: only ${descriptions.length} descriptions`);
+      for (const description of descriptions) {
+        // A repository path left as words (`see docs/errors.md`) is a path nobody off the repository can follow.
+        assert.doesNotMatch(description.replace(/\[[^\]]*\]\([^)]*\)/g, ''), /\bdocs\/[\w-]+\.md|\.\.\/|\bsrc\//, `${name}: ${description}`);
+        for (const [, url] of description.matchAll(/\]\(([^)\s]+)\)/g)) links.add(url!);
+      }
+    }
+    // The info texts, the problem answers and the schemas that cite a guide: all of them are links now.
+    for (const expected of ['http://pvs.test/docs/guides/errors', 'http://pvs.test/docs/guides', 'http://pvs.test/docs/guides/operators', 'http://pvs.test/docs/guides/verifications#2-request-states']) {
+      assert.ok(links.has(expected), `no link to ${expected} in ${[...links].join(', ')}`);
+    }
+    for (const link of links) {
+      // Absolute, from PUBLIC_BASE_URL: the document is read off the server too.
+      assert.ok(link.startsWith('http://pvs.test/docs/guides'), `${link} is not a guide of this PVS`);
+      const url = new URL(link);
+      const response = await t.app.inject({ method: 'GET', url: url.pathname });
+      assert.equal(response.statusCode, 200, `${link}: ${response.statusCode}`);
+      if (url.hash) assert.ok(response.body.includes(` id="${url.hash.slice(1)}"`), `${link}: the page has no such anchor`);
+    }
   });
 });
+
+describe('the docs pages', () => {
+  it('answer the interactive documentation as HTML, each page showing its own document', async () => {
+    for (const [page, document] of [['/docs', doc], ['/docs/ops', opsDoc]] as const) {
+      const res = await t.app.inject({ method: 'GET', url: page });
+      assert.equal(res.statusCode, 200, page);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /<html/i);
+      assert.match(res.body, /<meta name="viewport" content="width=device-width, initial-scale=1">/, 'a phone shows it at its own width');
+      // Swagger UI loads `<page>/json`: the document of that page, never swagger's whole.
+      const json = await t.app.inject({ method: 'GET', url: `${page}/json` });
+      assert.deepEqual(json.json(), document, `${page}/json`);
+      const yaml = await t.app.inject({ method: 'GET', url: `${page}/yaml` });
+      assert.equal(yaml.statusCode, 200);
+      assert.equal(yaml.body.includes('/ops/v1/me'), page === '/docs/ops', `${page}/yaml`);
+    }
+  });
+});
+
+describe('in production', () => {
+  let production: HttpApp;
+  let operator: TestOperator;
+  before(async () => {
+    operator = await t.f.operator();
+    // The same services behind an HTTP layer built for production (a production configuration needs real
+    // providers; only the HTTP layer reads ENVIRONMENT here).
+    production = await buildApp({ ...t.services, config: Object.freeze({ ...t.config, ENVIRONMENT: 'production' as const }) });
+    await production.ready();
+  });
+  after(() => production?.close());
+
+  it("answers the operators' document to an operator token only, and has no page for it", async () => {
+    const anonymous = await production.inject({ method: 'GET', url: '/ops/openapi.json' });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.json<{ code: string }>().code, 'UNAUTHENTICATED');
+    assert.equal(anonymous.headers['www-authenticate'], 'Bearer realm="pvs-ops"');
+    const partner = await t.f.partner();
+    const withPartnerToken = await production.inject({ method: 'GET', url: '/ops/openapi.json', headers: partner.headers });
+    assert.equal(withPartnerToken.statusCode, 401, 'a partner token is not an operator token');
+    const withToken = await production.inject({ method: 'GET', url: '/ops/openapi.json', headers: operator.headers });
+    assert.equal(withToken.statusCode, 200);
+    assert.equal(withToken.headers['cache-control'], 'no-store');
+    assert.deepEqual(Object.keys(withToken.json<Document>().paths ?? {}).sort(), Object.keys(opsDoc.paths ?? {}).filter((p) => !p.includes('test-probes')).sort());
+    for (const url of ['/docs/ops', '/docs/ops/json', '/docs/ops/yaml']) assert.equal((await production.inject({ method: 'GET', url })).statusCode, 404, url);
+  });
+
+  it('still answers the partner document and its page to anyone', async () => {
+    const document = await production.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(document.statusCode, 200);
+    assert.deepEqual(Object.keys(document.json<Document>().paths ?? {}).filter(opsPath), []);
+    assert.equal((await production.inject({ method: 'GET', url: '/docs' })).statusCode, 200);
+    assert.equal((await production.inject({ method: 'GET', url: '/docs/guides/errors' })).statusCode, 200);
+  });
+});
+
+/** Every description in a document, wherever it is (info, tags, operations, parameters, schemas). */
+function descriptionsOf(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) descriptionsOf(item, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'description' && typeof member === 'string') found.push(member);
+      else descriptionsOf(member, found);
+    }
+  }
+  return found;
+}

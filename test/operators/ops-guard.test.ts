@@ -68,10 +68,13 @@ describe('a route registered inside opsApi', () => {
     assert.equal(res.statusCode, 415, res.body);
   });
 
-  it('is documented with the operator scheme under the operators tag', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { security?: unknown; tags?: string[] }>> }>();
+  it("is documented with the operator scheme under the operators tag, in the operators' document only", async () => {
+    type Paths = { paths: Record<string, Record<string, { security?: unknown; tags?: string[] }>> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/ops/openapi.json' })).json<Paths>();
     const operation = doc.paths['/ops/v1/test-probes/{probeId}']?.post;
     assert.ok(operation, 'the probe is in the document');
+    const partnerDoc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Paths>();
+    assert.equal(partnerDoc.paths['/ops/v1/test-probes/{probeId}'], undefined, "the probe is not in the partner's document");
     assert.deepEqual(operation.security, [{ operatorBearer: [] }]);
     assert.deepEqual(operation.tags, ['operators']);
   });

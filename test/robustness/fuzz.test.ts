@@ -1,5 +1,5 @@
-// The fuzz suite: every operation the served /openapi.json documents, and every hidden route that takes
-// input (read from its Fastify schema), gets requests that are valid-looking but for one place holding a
+// The fuzz suite: every operation the served documents list (the partner's /openapi.json and the
+// operators' /ops/openapi.json), and every hidden route that takes input (read from its Fastify schema), gets requests that are valid-looking but for one place holding a
 // hostile value (test/helpers/fuzz/). Every answer must be below 500, an error must be problem+json with
 // a code from the closed list (or the format the exceptions below allow), and a 400 VALIDATION_ERROR must
 // name the place the case changed. A route documented tomorrow is fuzzed with no change here.
@@ -16,7 +16,7 @@ import { adminCommands } from '../../src/admin/commands.ts';
 import { adminToken } from '../../src/admin/admin-token.ts';
 import { createTestContext, type TestContext, type TestOperator, type TestPartner } from '../helpers/context.ts';
 import { caseArbitrary, describeCase, type FuzzCase, type FuzzContext } from '../helpers/fuzz/cases.ts';
-import { contentTypeOf, judge, parseJson, type FormatException } from '../helpers/fuzz/oracle.ts';
+import { contentTypeOf, judge, parseJson, type Answer, type FormatException } from '../helpers/fuzz/oracle.ts';
 import { documentedOperations, hiddenOperations, type FuzzOperation } from '../helpers/fuzz/operations.ts';
 import { describeFailure } from '../helpers/fuzz/report.ts';
 import { buildRequest, type BuiltRequest } from '../helpers/fuzz/request.ts';
@@ -89,13 +89,25 @@ const exceptions: FormatException[] = [
     reason: 'static files for the hosted pages: an unknown name is a plain-text 404',
     check: (answer) => (answer.statusCode === 404 && contentTypeOf(answer) === 'text/plain' ? undefined : 'only a text/plain 404 is expected'),
   },
+  {
+    route: 'GET /docs/guides/:name',
+    reason: 'a guide is a page for people: an unknown guide is an HTML page that says so',
+    check: (answer) => (answer.statusCode === 404 && contentTypeOf(answer) === 'text/html' ? undefined : 'only a text/html 404 is expected'),
+  },
+  ...['GET /docs/guides/images/:name', 'GET /docs/guides/assets/:name'].map((route) => ({
+    route,
+    reason: "the guides' images and stylesheet: an unknown name is a plain-text 404",
+    check: (answer: Answer) => (answer.statusCode === 404 && contentTypeOf(answer) === 'text/plain' ? undefined : 'only a text/plain 404 is expected'),
+  })),
 ];
 
 /**
- * The interactive docs' static files (Swagger UI's own assets) take no input of ours. Signing out of the
- * portal or the console ends the session every other page case uses; web-sessions.test.ts tests it.
+ * The interactive docs pages (Swagger UI's own routes and assets, at /docs and /docs/ops) take no input of
+ * ours; the guides at /docs/guides do, and are fuzzed. Signing out of the portal or the console ends the
+ * session every other page case uses; web-sessions.test.ts tests it.
  */
-const skipRoute = (url: string) => url === '/docs' || url.startsWith('/docs/') || url === '/portal/logout' || url === '/console/logout';
+const isGuide = (url: string) => url === '/docs/guides' || url.startsWith('/docs/guides/');
+const skipRoute = (url: string) => ((url === '/docs' || url.startsWith('/docs/')) && !isGuide(url)) || url === '/portal/logout' || url === '/console/logout';
 
 /** The portal's and the console's pages, which answer in HTML, errors included. */
 const isPage = (path: string) => /^\/(portal|console)(\/|$)/.test(path);
@@ -232,6 +244,10 @@ before(async () => {
     '/v1/business-lookups/{id}': lookupId,
     '/c/{token}': linkToken,
     '/hosted/v1/card-links/{token}': linkToken,
+    // Files the guides' list names, so that cases reach a rendered page, an image and the stylesheet.
+    '/docs/guides/{name}': 'errors',
+    '/docs/guides/images/{name}': 'console-queue.png',
+    '/docs/guides/assets/{name}': 'guides.css',
   };
   const deleted: Record<string, string> = {
     '/v1/contacts/{id}': await created('/v1/contacts', { name: 'Fuzz Contact To Delete' }),
@@ -258,9 +274,14 @@ before(async () => {
     partnerHeaders: partner.headers,
   };
 
-  const document = await t.app.inject({ method: 'GET', url: '/openapi.json' });
-  assert.equal(document.statusCode, 200);
-  const documented = documentedOperations(document.json());
+  // Both documents: the partner's, and the operators' (open in sandbox), whose operations withOperatorAuth
+  // gives the operator's token.
+  const documented: FuzzOperation[] = [];
+  for (const url of ['/openapi.json', '/ops/openapi.json']) {
+    const document = await t.app.inject({ method: 'GET', url });
+    assert.equal(document.statusCode, 200, url);
+    documented.push(...documentedOperations(document.json()));
+  }
   operations = [...documented.map(withOperatorAuth).map(withSessionAuth), ...hiddenOperations(routes, documented, skipRoute).flatMap(expandHidden)].sort((a, b) => a.key.localeCompare(b.key));
   exceptions.push(...operations.filter((op) => isPage(op.path)).map((op) => pageException(op.route)));
 
@@ -288,7 +309,7 @@ function drawCase(index: number): { op: FuzzOperation; fuzzCase: FuzzCase } {
   return { op, fuzzCase: fuzzCase! };
 }
 
-describe('fuzzing every operation in /openapi.json and every hidden route that takes input', () => {
+describe('fuzzing every operation in /openapi.json and /ops/openapi.json and every hidden route that takes input', () => {
   it('never answers 5xx, answers errors as problem+json with a listed code, and names the field at fault', { timeout: 600_000 }, async (test) => {
     const indexes = onlyCase === undefined ? Array.from({ length: runs }, (_, i) => i) : [onlyCase];
     test.diagnostic(`seed ${seed}, ${indexes.length} cases over ${operations.length} operations; replay with FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npm test -- ${file}`);
@@ -359,6 +380,9 @@ describe('fuzzing every operation in /openapi.json and every hidden route that t
       }
     }
     assert.ok(operations.some((o) => o.documented && o.key === 'POST /v1/contacts'), 'the documented operations were not read');
+    // The operators' operations come from their own document, with the operator's token.
+    for (const key of ['GET /ops/v1/me', 'POST /ops/v1/token', 'PUT /ops/v1/settings/{name}']) assert.ok(operations.some((o) => o.documented && o.key === key), `${key} was not read from /ops/openapi.json`);
+    assert.ok(operations.some((o) => !o.documented && o.route === 'GET /docs/guides/:name'), 'the guides were not fuzzed');
     assert.ok(operations.some((o) => !o.documented && o.route === 'GET /c/:token'), 'the hidden routes were not read');
 
     const expected = Math.min(minimumCasesPerOperation, Math.floor(runs / operations.length));

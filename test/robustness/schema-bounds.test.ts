@@ -1,4 +1,4 @@
-// Every request schema in the served OpenAPI document bounds its sizes: each string declares maxLength and
+// Every request schema in the served OpenAPI documents (the partner's and the operators') bounds its sizes: each string declares maxLength and
 // each array maxItems, in bodies, query strings, path parameters and headers. The edge's backstops
 // (input-guard.ts: 64 Ki characters, 1 000 items) stop what no schema could mean; the schema is where a
 // field says what it means, and what a partner's client reads. A value with no type at all (any JSON) is
@@ -11,13 +11,18 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 type Schema = Record<string, unknown>;
 
 let t: TestContext;
-let document: { paths?: Record<string, Record<string, unknown>> };
+type Document = { paths?: Record<string, Record<string, unknown>> };
+const documents = new Map<string, Document>();
+/** The document being walked: `#/…` references resolve in it. */
+let document: Document;
 
 before(async () => {
   t = await createTestContext();
-  const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
-  assert.equal(response.statusCode, 200);
-  document = response.json();
+  for (const url of ['/openapi.json', '/ops/openapi.json']) {
+    const response = await t.app.inject({ method: 'GET', url });
+    assert.equal(response.statusCode, 200, url);
+    documents.set(url, response.json());
+  }
 });
 after(() => t.close());
 
@@ -63,24 +68,27 @@ function unbounded(schema: unknown, pointer: string, found: Map<string, string>,
 it('bounds every string (maxLength) and array (maxItems) of every request schema, and words every pattern', () => {
   const offenders = new Map<string, { problem: string; operations: Set<string> }>();
   let checked = 0;
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const [method, operation] of Object.entries(item).filter(([m]) => methods.has(m))) {
-      const op = operation as { parameters?: Array<{ in: string; name: string; schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } };
-      const base = `#/paths/${escape(path)}/${method}`;
-      const found = new Map<string, string>();
-      // A parameter is usually declared once and shared (X-Partner-Id on every /v1 operation): named by
-      // where and what it is, with the operations listed, rather than once per operation.
-      (op.parameters ?? []).forEach((p) => unbounded(p.schema ?? {}, `${p.in} parameter ${p.name}`, found));
-      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) unbounded(media.schema ?? {}, `${base}/requestBody/content/${escape(type)}/schema`, found);
-      checked++;
-      for (const [pointer, problem] of found) {
-        const entry = offenders.get(pointer) ?? { problem, operations: new Set<string>() };
-        entry.operations.add(`${method.toUpperCase()} ${path}`);
-        offenders.set(pointer, entry);
+  for (const walked of documents.values()) {
+    document = walked;
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item).filter(([m]) => methods.has(m))) {
+        const op = operation as { parameters?: Array<{ in: string; name: string; schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } };
+        const base = `#/paths/${escape(path)}/${method}`;
+        const found = new Map<string, string>();
+        // A parameter is usually declared once and shared (X-Partner-Id on every /v1 operation): named by
+        // where and what it is, with the operations listed, rather than once per operation.
+        (op.parameters ?? []).forEach((p) => unbounded(p.schema ?? {}, `${p.in} parameter ${p.name}`, found));
+        for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) unbounded(media.schema ?? {}, `${base}/requestBody/content/${escape(type)}/schema`, found);
+        checked++;
+        for (const [pointer, problem] of found) {
+          const entry = offenders.get(pointer) ?? { problem, operations: new Set<string>() };
+          entry.operations.add(`${method.toUpperCase()} ${path}`);
+          offenders.set(pointer, entry);
+        }
       }
     }
   }
-  assert.ok(checked >= 10, `only ${checked} operations found in /openapi.json`);
+  assert.ok(checked >= 10, `only ${checked} operations found in /openapi.json and /ops/openapi.json`);
   const list = [...offenders].sort(([a], [b]) => a.localeCompare(b)).map(([pointer, { problem, operations }]) => {
     const shared = pointer.startsWith('#/paths/') ? '' : ` (${operations.size === 1 ? [...operations][0] : `on ${operations.size} operations: ${[...operations].slice(0, 3).join(', ')}…`})`;
     return `  ${pointer} ${problem}${shared}`;

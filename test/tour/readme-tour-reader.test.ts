@@ -33,7 +33,8 @@ describe('reading the tour', () => {
       steps.map((s) => s.kind),
       ['transcript', 'commands', 'action'],
     );
-    const commands = steps[1]!.kind === 'commands' ? steps[1].commands : [];
+    const step = steps[1]!;
+    const commands = step.kind === 'commands' ? step.commands : [];
     assert.equal(commands.length, 2);
     assert.equal(commands[0]!.text, "ID=$(curl -s http://localhost:3000/v1/x \\\n  -d '{}' | json .id)");
     assert.deepEqual(commands[0]!.expected, []);

@@ -13,5 +13,5 @@ export const MatchFeaturesSchema = Type.Object(
     country: Type.String(),
     identifier: Type.String(),
   },
-  { description: 'What made the score: name similarity, and the date of birth and country as supporting or contradicting evidence (docs/screening.md).' },
+  { description: 'What made the score: name similarity, and the date of birth and country as supporting or contradicting evidence ([how names are matched](docs/screening.md#how-names-are-matched)).' },
 );

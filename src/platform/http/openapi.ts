@@ -1,18 +1,27 @@
-// The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests, served at
-// /openapi.json with interactive docs at /docs. Every documented route gets the problem+json schema
-// for its 4xx and 5xx answers.
+// The OpenAPI 3.1 documents, generated from the same TypeBox schemas that validate requests. One swagger
+// document holds every documented route; PVS serves two parts of it (openapi-documents.ts), chosen by the
+// scope a route was registered in rather than by its path:
+//   the partner API     /openapi.json       interactive at /docs       the partner and hosted routes
+//   the operators' API  /ops/openapi.json   interactive at /docs/ops   what app.ts registers under /ops/v1
+// The operators' document is open in sandbox; in production it needs an operator token and has no
+// interactive page (decision 123). Every documented route gets the problem+json schema for its 4xx and 5xx
+// answers.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
+import { documentKeyword, selectDocument, type ApiDocumentName, type OpenApiDocument } from './openapi-documents.ts';
+import { operatorGuard, type OperatorAuthenticator } from './ops-api.ts';
 import type { HttpApp } from './types.ts';
 import { isOptionalBody } from './validation.ts';
 
+export type { ApiDocumentName };
+
 const Problem = Type.Object(
   {
-    type: Type.String(),
+    type: Type.String({ description: 'Identifies the code: `https://docs.pvs.example/errors/<code>`.' }),
     title: Type.String(),
     status: Type.Integer(),
-    code: Type.String({ description: 'One of the codes in docs/errors.md.' }),
+    code: Type.String({ description: 'One of the codes in [the list of errors](docs/errors.md).' }),
     detail: Type.String(),
     requestId: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ pointer: Type.String(), message: Type.String() }))),
@@ -20,13 +29,44 @@ const Problem = Type.Object(
   { $id: 'Problem', title: 'Problem', additionalProperties: true, description: 'application/problem+json (RFC 9457)' },
 );
 
-export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: string }): Promise<void> {
+const documentInfo: Record<ApiDocumentName, OpenApiDocument['info']> = {
+  partner: {
+    title: 'PVS partner API',
+    version: '1.0.0',
+    description:
+      'Business lookups, identity verification, deed analysis, billing, ATO payments and webhooks for channel partners. Errors are application/problem+json; see [the list of errors](docs/errors.md). The guides: [PVS documentation](docs/README.md).',
+  },
+  operators: {
+    title: 'PVS operator API',
+    version: '1.0.0',
+    description:
+      "For PVS's own operators (staff), never partners: sign in at `POST /ops/v1/token` and send the token as `Authorization: Bearer …` on every other `/ops/v1` route; partner tokens are refused here, and operator tokens on `/v1`. Accounts, sign-in, lockout and runtime settings: [Operators](docs/operators.md). Errors are application/problem+json; see [the list of errors](docs/errors.md).",
+  },
+};
+
+/** Every route registered in `scope` (and in the plugins it registers) is described in `document`. */
+export function describeRoutesIn(scope: HttpApp, document: ApiDocumentName): void {
+  scope.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    schema[documentKeyword] = document;
+  });
+}
+
+export interface OpenApiOptions {
+  publicBaseUrl: string;
+  /** `open` (sandbox): anyone reads the operators' document; `operators` (production): an operator token. */
+  operatorsDocument: 'open' | 'operators';
+  operators: OperatorAuthenticator;
+}
+
+export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Promise<void> {
+  const { publicBaseUrl } = options;
   app.addSchema(Problem);
   app.addHook('onRoute', (route) => {
     const schema = route.schema as Record<string, unknown> | undefined;
     if (!schema || schema.hide) return;
     const response = (schema.response ??= {}) as Record<string, unknown>;
-    const problem = { description: 'A problem (RFC 9457); see docs/errors.md', content: { 'application/problem+json': { schema: Type.Ref(Problem) } } };
+    const problem = { description: 'A problem (RFC 9457); see [the list of errors](docs/errors.md)', content: { 'application/problem+json': { schema: Type.Ref(Problem) } } };
     response['4xx'] ??= problem;
     response['5xx'] ??= problem;
   });
@@ -34,21 +74,17 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'PVS partner API',
-        version: '1.0.0',
-        description:
-          'Business lookups, identity verification, deed analysis, billing, ATO payments and webhooks for channel partners. Errors are application/problem+json; see docs/errors.md.',
-      },
-      servers: [{ url: options.publicBaseUrl }],
+      info: documentInfo.partner,
+      servers: [{ url: publicBaseUrl }],
       components: {
+        // Every scheme of both documents: each keeps the ones its operations name.
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /oauth2/token.' },
           // The same tokens, obtained by the docs page itself: "Authorize" with a client id and secret.
           clientCredentials: {
             type: 'oauth2',
             description: 'Client credentials exchanged at /oauth2/token for a bearer token.',
-            flows: { clientCredentials: { tokenUrl: `${options.publicBaseUrl}/oauth2/token`, scopes: { 'channel-partner-api/server': 'The partner API' } } },
+            flows: { clientCredentials: { tokenUrl: `${publicBaseUrl}/oauth2/token`, scopes: { 'channel-partner-api/server': 'The partner API' } } },
           },
           // PVS's own operators (/ops/v1), never partners: a token from POST /ops/v1/token.
           operatorBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.' },
@@ -76,13 +112,50 @@ export async function registerOpenApi(app: HttpApp, options: { publicBaseUrl: st
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  // staticCSP: the docs page replaces the API's `default-src 'none'` with the policy its scripts need;
-  // Swagger UI also sets inline styles, which its default policy forgets.
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    staticCSP: true,
-    transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline' https:"),
-    uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
+
+  // Cut once, at the first request (every route is registered by then); swagger caches the whole.
+  let documents: Record<ApiDocumentName, OpenApiDocument> | undefined;
+  const documentOf = (name: ApiDocumentName): OpenApiDocument => {
+    documents ??= {
+      partner: selectDocument(app.swagger() as unknown as OpenApiDocument, 'partner', { info: documentInfo.partner, publicBaseUrl }),
+      operators: selectDocument(app.swagger() as unknown as OpenApiDocument, 'operators', { info: documentInfo.operators, publicBaseUrl }),
+    };
+    return documents[name];
+  };
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => documentOf('partner'));
+  await registerDocsPage(app, { routePrefix: '/docs', title: 'PVS partner API', document: () => documentOf('partner') });
+
+  if (options.operatorsDocument === 'open') {
+    app.get('/ops/openapi.json', { schema: { hide: true } }, async () => documentOf('operators'));
+    await registerDocsPage(app, { routePrefix: '/docs/ops', title: 'PVS operator API', document: () => documentOf('operators') });
+  } else {
+    // Swagger UI cannot send a token for the document it loads, so production has no page for it: an
+    // operator fetches the document with their token (docs/operators.md).
+    app.get('/ops/openapi.json', { schema: { hide: true }, onRequest: operatorGuard(options) }, async () => documentOf('operators'));
+  }
+}
+
+/**
+ * Swagger UI at `routePrefix`, showing one document (its own `…/json` and `…/yaml` answer that document,
+ * never swagger's whole). Each page is a plugin of its own: the UI plugin can be registered once per scope.
+ */
+async function registerDocsPage(app: HttpApp, options: { routePrefix: string; title: string; document: () => OpenApiDocument }): Promise<void> {
+  await app.register(async (scope) => {
+    // Swagger UI's page has no viewport: a phone would show it as a desktop page shrunk to a third.
+    scope.addHook('onSend', async (_request, reply, payload) =>
+      typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html') ? payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">') : payload,
+    );
+    await scope.register(swaggerUi, {
+      routePrefix: options.routePrefix,
+      theme: { title: options.title },
+      transformSpecification: () => options.document() as unknown as Record<string, unknown>,
+      transformSpecificationClone: false,
+      // staticCSP: the docs page replaces the API's `default-src 'none'` with the policy its scripts need;
+      // Swagger UI also sets inline styles, which its default policy forgets.
+      staticCSP: true,
+      transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline' https:"),
+      uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
+    });
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
