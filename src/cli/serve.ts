@@ -129,6 +129,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
       ? [
           `  API      ${config.PUBLIC_BASE_URL}`,
           `  Docs     ${config.PUBLIC_BASE_URL}/docs`,
+          `  Guides   ${config.PUBLIC_BASE_URL}/docs/guides`,
           `  Portal   ${config.PUBLIC_BASE_URL}/portal`,
           `  Console  ${config.PUBLIC_BASE_URL}/console`,
         ]
