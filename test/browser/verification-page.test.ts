@@ -218,8 +218,9 @@ describe('the hosted verification page in Chromium', () => {
     assert.equal(await page.locator('.partner').innerText(), partnerName);
     assert.equal(await page.locator('h1:visible').innerText(), 'Verify your identity');
     const intro = await page.locator('#step-consent').innerText();
-    assert.match(intro, /Ledger & Sons has asked you to verify your identity because you are listed as a director\./);
-    assert.match(intro, /Signs the company’s tax returns/);
+    assert.match(intro, /Ledger & Sons has asked you to verify your identity as a director\./);
+    assert.match(intro, /Ledger & Sons describes your role as “Signs the company’s tax returns”\./, 'the partner’s description, said to be theirs');
+    assert.doesNotMatch(intro, /Note from/);
     assert.match(intro, /How your information is used/);
     await assertNoSidewaysScroll(page, 'the consent step');
     await screenshot(page, 'verification-consent-390');
@@ -332,7 +333,7 @@ describe('the hosted verification page in Chromium', () => {
     // This browser refuses the camera, as it does when the person says no to the prompt.
     const refuseCamera = "navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));";
     const { page, problems } = await openPage(test, url, { init: refuseCamera });
-    assert.match(await page.locator('#step-consent').innerText(), /because you are listed as an authorised representative\./);
+    assert.match(await page.locator('#step-consent').innerText(), /has asked you to verify your identity as an authorised representative\./);
     assert.equal(await page.locator('#step-consent .notice').count(), 0, 'no note when the partner gave none');
     await consent(page);
 
@@ -565,7 +566,7 @@ describe('the hosted verification page in Chromium', () => {
   it('reads the same at a desktop’s size', { skip }, async (test) => {
     const { url } = await newLink('UBO');
     const { page, problems } = await openPage(test, url, { viewport: desktop });
-    assert.match(await page.locator('#step-consent').innerText(), /listed as a beneficial owner\./);
+    assert.match(await page.locator('#step-consent').innerText(), /has asked you to verify your identity as a beneficial owner\./);
     await screenshot(page, 'verification-consent-1280');
     await consent(page);
     await fillDetails(page, 'Citizen');

@@ -33,6 +33,9 @@ export function reportIndividual(overrides: Partial<ReportIndividual> = {}): Rep
     name: null,
     registerName: null,
     registerNameMatches: null,
+    dateOfBirth: null,
+    registerDateOfBirth: null,
+    registerDateOfBirthMatches: null,
     status: 'PENDING',
     riskLevel: 'UNKNOWN',
     attemptCount: 0,
@@ -312,6 +315,46 @@ export function reviewIndividualModel(): IndividualReportModel {
   return model;
 }
 
+/** The register's director (decision 122): the name is the register's, the date of birth entered is not. */
+const bornElsewhere = { dateOfBirth: '1980-03-02', registerDateOfBirth: '1979-07-14', registerDateOfBirthMatches: false } as const;
+
+const dateOfBirthCheck = {
+  name: 'Date of birth against the register',
+  checkType: 'REGISTER_DATE_OF_BIRTH',
+  result: 'REVIEW',
+  code: 'REGISTER_DATE_OF_BIRTH_DIFFERS',
+  message: 'The date of birth entered is not the one the register holds for this party: the register is wrong, or someone other than the party completed the link. An operator compares the two dates.',
+};
+
+/** A lookup-bound director whose every check passed but whose date of birth is not the register's: in review. */
+export function dateOfBirthDiffersIndividualModel(): IndividualReportModel {
+  const model = passedIndividualModel();
+  model.individual = reportIndividual({
+    name: 'Oliver James Kingsley',
+    ...onRegister('Oliver James KINGSLEY'),
+    ...bornElsewhere,
+    role: 'DIRECTOR',
+    roleDescription: 'SECRETARY',
+    status: 'MANUAL_REVIEW',
+    riskLevel: 'MEDIUM',
+    attemptCount: 1,
+  });
+  model.identity = { ...model.identity!, firstName: 'Oliver', middleName: 'James', lastName: 'Kingsley', dateOfBirth: bornElsewhere.dateOfBirth, attempt: 1 };
+  model.checks = [checks.document, checks.record, checks.face, checks.fraud, dateOfBirthCheck, checks.amlClear];
+  model.attempts = [{ number: 1, status: 'MANUAL_REVIEW', submittedAt: at('2026-11-21T04:38:01Z'), checkedAt: at('2026-11-21T04:39:40Z') }];
+  return model;
+}
+
+/** The lookup-bound request with its director's date of birth not the register's. */
+export function dateOfBirthDiffersEntityModel(): EntityReportModel {
+  const model = lookupBoundEntityModel();
+  model.individuals = [
+    ...model.individuals.slice(0, 4),
+    reportIndividual({ name: 'Oliver James Kingsley', ...onRegister('Oliver James KINGSLEY'), ...bornElsewhere, role: 'DIRECTOR', roleDescription: 'SECRETARY', status: 'MANUAL_REVIEW', riskLevel: 'MEDIUM', attemptCount: 1 }),
+  ];
+  return model;
+}
+
 /** A person who has not given their details yet: nothing verified to print. */
 export function pendingIndividualModel(): IndividualReportModel {
   return {
@@ -337,4 +380,6 @@ export const reportSamples = {
   'individual-passed': { kind: 'individual', model: passedIndividualModel },
   'individual-review': { kind: 'individual', model: reviewIndividualModel },
   'individual-pending': { kind: 'individual', model: pendingIndividualModel },
+  'entity-date-of-birth-differs': { kind: 'entity', model: dateOfBirthDiffersEntityModel },
+  'individual-date-of-birth-differs': { kind: 'individual', model: dateOfBirthDiffersIndividualModel },
 } as const;

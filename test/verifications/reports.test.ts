@@ -8,12 +8,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxScreeningFixture } from '../../src/cli/serve.ts';
+import { formatDate } from '../../src/modules/verifications/reports/report-format.ts';
 import { createManualClock } from '../../src/platform/clock.ts';
 import { runDueJobs } from '../helpers/billing.ts';
 import { createTestContext, type TestContext, type TestOperator, type TestPartner } from '../helpers/context.ts';
 import { settledLookup } from '../helpers/lookups.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { attemptChecked, createVerification, mintLinks, openLink, passport, submitAttempt } from '../helpers/verifications.ts';
+import { attemptChecked, createVerification, mintLinks, openLink, passport, personDetails, submitAttempt } from '../helpers/verifications.ts';
 
 const clock = createManualClock(new Date('2026-11-24T09:00:00.000Z'));
 let t: TestContext;
@@ -102,6 +103,33 @@ describe('the entity report', () => {
       assert.ok(page.includes(created.id), `page ${i + 1} names the request`);
       assert.ok(page.includes(`Page ${i + 1} of ${pages.length}`), `page ${i + 1} is numbered`);
       assert.ok(page.includes('24 Nov 2026'), `page ${i + 1} carries the generation time`);
+    }
+  });
+
+  it('sets a date of birth that is not the register’s beside the register’s, in both reports (decision 122)', async () => {
+    const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
+    const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
+    const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
+    const individualId = created.individuals[0]!.id;
+    const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
+    const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
+    const registerBorn = details.ok ? details.value[0]!.dateOfBirth! : '';
+    const entered = registerBorn.startsWith('1966') ? '1967-05-09' : '1966-05-09';
+    const person = await openLink(t, (await mintLinks(t, partner, created.id)).get(individualId)!);
+    for (const res of [await person.details(personDetails('Kingsley', { firstName: 'Oliver', middleName: 'James', dateOfBirth: entered })), await person.document(), await person.selfie()]) {
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    await person.submit();
+    await runDueJobs(t);
+
+    const said = formatDate;
+    const text = (await reportText((await reportUrl(created.id)).url)).join('\n');
+    for (const expected of ['1 person to verify; 1 date of birth differs from the register’s', 'The date of birth entered is not the one on the register.', `The person entered ${said(entered)}; the register holds ${said(registerBorn)} for this party.`]) {
+      assert.ok(text.includes(expected), `the entity report prints ${expected}`);
+    }
+    const individual = (await reportText((await reportUrl(created.id, individualId)).url)).join('\n');
+    for (const expected of [`Date of birth ${said(entered)}`, `Date of birth on the register ${said(registerBorn)}: not the date entered`, 'REGISTER_DATE_OF_BIRTH_DIFFERS', 'Needs manual review']) {
+      assert.ok(individual.includes(expected), `the individual report prints ${expected}`);
     }
   });
 

@@ -31,6 +31,13 @@ import { processLookupJob } from './lookups.jobs.ts';
 import * as repo from './lookups.repository.ts';
 import { readRegisters, type RegisterFacts, type RegisterReading } from './register-reading.ts';
 
+/** A register party as a verification compares it: the name the register gave, the date of birth it holds now (YYYY-MM-DD). */
+export interface RegisterPerson {
+  givenNames: string;
+  familyName: string;
+  dateOfBirth: string | null;
+}
+
 export interface LookupRequest {
   abn: string | null;
   acn: string | null;
@@ -269,6 +276,29 @@ export function createLookupService(deps: {
       const row = await repo.findLookup(deps.db, tenant, id);
       if (!row) return new Map();
       return new Map((await repo.listIdvEntities(deps.db, row.id)).map((e) => [e.id, { givenNames: e.given_names, familyName: e.family_name }]));
+    },
+
+    /**
+     * Parties of this lookup as the register holds them now: the names PVS kept and the dates of birth it
+     * never keeps, read live from the UBO-report provider for a verification to compare with what a
+     * person entered (decision 122). A party the provider no longer knows has no date of birth. This is
+     * PVS's own check, not the partner's read of the registers, so no read of the daily budget is spent.
+     * `ok: false` when the provider does not answer. The dates are never logged.
+     */
+    async registerPeopleOf(tenant: Tenant, id: string, idvEntityIds: string[]): Promise<{ ok: true; people: Map<string, RegisterPerson> } | { ok: false }> {
+      const row = idvEntityIds.length > 0 ? await repo.findLookup(deps.db, tenant, id) : undefined;
+      const entities = row ? await repo.findIdvEntities(deps.db, row.id, idvEntityIds) : [];
+      if (entities.length === 0) return { ok: true, people: new Map() };
+      const read = await deps.registers.reports.personDetails(entities.map((e) => e.party_ref));
+      if (!read.ok && read.reason === 'UNAVAILABLE') {
+        deps.logger.warn({ lookupId: id, reason: read.reason }, 'register parties’ personal details could not be read');
+        return { ok: false };
+      }
+      const born = new Map(read.ok ? read.value.map((d) => [d.partyRef, d.dateOfBirth]) : []);
+      return {
+        ok: true,
+        people: new Map(entities.map((e) => [e.id, { givenNames: e.given_names, familyName: e.family_name, dateOfBirth: born.get(e.party_ref) ?? null }])),
+      };
     },
   };
 }

@@ -9,13 +9,17 @@
 // Always an answer, never an error, once the individual is found: NOT_AVAILABLE before the person has
 // been checked, UPSTREAM_UNAVAILABLE when the provider or the screening engine does not answer or when
 // the kill switch (EVIDENCE_DETAIL_ENABLED, a runtime setting) is off.
+//
+// Operators also see the party a lookup-bound individual stands for, as the register holds it now (its
+// date of birth read live for the view, decision 122), beside what the person entered.
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Tenant } from '../../platform/tenancy.ts';
+import { tenantOf, type Tenant } from '../../platform/tenancy.ts';
 import type { IdentityEvidence, IdentityImage, IdentityProvider } from '../../providers/identity/identity-provider.ts';
+import type { LookupService } from '../lookups/lookups.service.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import type { RuntimeSettings } from '../settings/runtime-settings.ts';
 import * as reads from './evidence-reads.repository.ts';
@@ -41,6 +45,12 @@ type AnyReader = EvidenceReader | OperatorEvidenceReader;
 
 const isOperator = (reader: AnyReader): reader is OperatorEvidenceReader => 'operatorId' in reader;
 
+/** The party a lookup-bound individual stands for, as the register holds it now; NOT_BOUND for a hand-built one. */
+export type RegisterRecord =
+  | { status: 'OK'; name: { givenNames: string; familyName: string }; dateOfBirth: string | null }
+  | { status: 'NOT_BOUND' }
+  | { status: 'UPSTREAM_UNAVAILABLE'; message: string };
+
 const messages = {
   switchedOff: 'Evidence detail is switched off for now (EVIDENCE_DETAIL_ENABLED); try again later.',
   noSubject: 'The person has not given any details yet: there is no evidence until they submit.',
@@ -48,6 +58,7 @@ const messages = {
   forgotten: 'The identity provider holds nothing for this individual.',
   providerDown: 'The identity provider is not answering; try again later.',
   screeningDown: 'The screening engine is not answering (no list loaded, or the list cannot be read); try again later.',
+  registerDown: 'The register is not answering, so its record of this party cannot be shown; try again later.',
 } as const;
 
 export function createEvidenceService(deps: {
@@ -58,6 +69,8 @@ export function createEvidenceService(deps: {
   settings: Pick<RuntimeSettings, 'evidenceDetailEnabled'>;
   /** PVS's own reading of a passport's machine-readable zone, compared with what the person entered. */
   mrz: MrzEvidence;
+  /** The register's record of a lookup-bound individual's party, for the operator's review. */
+  lookups: Pick<LookupService, 'registerPeopleOf'>;
 }) {
   const { db, clock } = deps;
 
@@ -199,6 +212,22 @@ export function createEvidenceService(deps: {
       }
       await recordRead(reader, { partnerId: individual.partner_id, requestId, individualId }, 'AML_MATCHES', answer.status, null);
       return answer;
+    },
+
+    /**
+     * For an operator's review: the party a lookup-bound individual stands for, as the register holds it
+     * now. Read live for the view and kept nowhere; the view itself is in the trail by its document read.
+     */
+    async registerRecord(reader: OperatorEvidenceReader, requestId: string, individualId: string): Promise<RegisterRecord> {
+      const individual = await anyIndividual(reader, requestId, individualId);
+      const request = individual.idv_entity_id ? await repo.findRequestById(db, individual.request_id) : undefined;
+      if (!individual.idv_entity_id || !request?.lookup_id) return { status: 'NOT_BOUND' };
+      if (!(await deps.settings.evidenceDetailEnabled())) return { status: 'UPSTREAM_UNAVAILABLE', message: messages.switchedOff };
+      const read = await deps.lookups.registerPeopleOf(tenantOf(individual.partner_id), request.lookup_id, [individual.idv_entity_id]);
+      if (!read.ok) return { status: 'UPSTREAM_UNAVAILABLE', message: messages.registerDown };
+      const party = read.people.get(individual.idv_entity_id);
+      if (!party) return { status: 'NOT_BOUND' };
+      return { status: 'OK', name: { givenNames: party.givenNames, familyName: party.familyName }, dateOfBirth: party.dateOfBirth };
     },
 
     /** The audit trail for operators, newest first, in the house's page shape. */

@@ -7,9 +7,12 @@
 //   every check PASS (or INCONCLUSIVE) and screening CLEAR                  PASSED
 // INCONCLUSIVE is a check that could not tell either way (a passport's machine-readable zone that could not
 // be read, or whose check digits do not add up): it is reported, and the other checks decide.
+// A lookup-bound person's date of birth that is not the register's is a REVIEW check of PVS's own
+// (registerDateOfBirthCheck): what would pass goes to MANUAL_REVIEW, never FAILED (decision 122).
 // Risk: LOW for a pass; MEDIUM when a person must look (a REVIEW); HIGH for an AML match, a failure or
 // a lockout. The request's risk is the highest of its individuals', UNKNOWN until one has an outcome.
 import type { IdentityCheck } from '../../providers/identity/identity-provider.ts';
+import { sameRegisterDateOfBirth } from './person-details.ts';
 import type { AttemptStatus, CheckResultItem, RiskLevel } from './verifications.repository.ts';
 import type { IndividualStatus } from './verifications.schemas.ts';
 
@@ -38,6 +41,26 @@ export function amlCheck(matches: number): CheckResultItem {
         result: 'REVIEW',
         code: 'AML_POSSIBLE_MATCH',
         message: `${matches} sanctions or politically exposed persons list ${matches === 1 ? 'entry may be' : 'entries may be'} this person; an operator decides.`,
+      };
+}
+
+/**
+ * A lookup-bound person's date of birth against the one the register holds for their party, as
+ * `checkResults[]` shows it: PASS when the same, REVIEW when not (a register error, or someone else
+ * completed the link: an operator compares both dates), none when the register holds no date. The
+ * dates themselves are never in it: check results are stored and sent to the partner.
+ */
+export function registerDateOfBirthCheck(entered: string, register: string | null): CheckResultItem | null {
+  const same = sameRegisterDateOfBirth(entered, register);
+  if (same === null) return null;
+  const check = { name: 'Date of birth against the register', checkType: 'REGISTER_DATE_OF_BIRTH' };
+  return same
+    ? { ...check, result: 'PASS', code: 'REGISTER_DATE_OF_BIRTH_MATCHES', message: 'The date of birth entered is the one the register holds for this party.' }
+    : {
+        ...check,
+        result: 'REVIEW',
+        code: 'REGISTER_DATE_OF_BIRTH_DIFFERS',
+        message: 'The date of birth entered is not the one the register holds for this party: the register is wrong, or someone other than the party completed the link. An operator compares the two dates.',
       };
 }
 

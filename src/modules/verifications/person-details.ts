@@ -1,6 +1,7 @@
 // The person's details as PVS answers them: every optional field present, as null when not given.
 // Evidence (`claimedIdentity`) and the reports print the same fields, so they share this one mapping;
-// and whether a verified name is the one the register gave, for the reports.
+// and whether a verified name and date of birth are the ones the register gave, for the reports, the
+// console and the check job.
 import type { PersonDetails } from '../../providers/identity/identity-provider.ts';
 
 export interface AnsweredPersonDetails {
@@ -56,4 +57,12 @@ export function sameRegisterName(verified: { firstName: string; lastName: string
   const [first] = folded(verified.firstName);
   const [registerFirst] = folded(register.givenNames);
   return folded(verified.lastName).join(' ') === folded(register.familyName).join(' ') && first !== undefined && first === registerFirst;
+}
+
+/**
+ * Whether a date of birth entered is the register's, compared exactly (both YYYY-MM-DD); null when the
+ * register holds none: nothing to compare. Unlike a name, a date of birth never changes (decision 122).
+ */
+export function sameRegisterDateOfBirth(entered: string, register: string | null): boolean | null {
+  return register === null ? null : entered === register;
 }

@@ -1,22 +1,26 @@
 // The checks of a submitted attempt, run by a job (never in the request): the identity provider's
 // document, face-match and fraud checks, PVS's own reading of a passport's machine-readable zone
-// (mrz/), then AML screening of the identity the person claimed through the in-house screening engine. The outcome (outcomes.ts) is recorded with its event in the job's
-// completing transaction, and so is the request's: its risk, its issues, and COMPLETED with
-// verification.request.completed once every individual is terminal. Operators' decisions on individuals
-// in MANUAL_REVIEW land here too, so both paths share one way of recording an outcome, and so does the
-// queue they decide from (review-queue.repository.ts).
+// (mrz/), then AML screening of the identity the person claimed through the in-house screening engine,
+// and for a lookup-bound person the date of birth they entered against the register's, read live from
+// the register (decision 122; never stored, never logged). The outcome (outcomes.ts) is recorded with
+// its event in the job's completing transaction, and so is the request's: its risk, its issues, and
+// COMPLETED with verification.request.completed once every individual is terminal. Operators' decisions
+// on individuals in MANUAL_REVIEW land here too, so both paths share one way of recording an outcome,
+// and so does the queue they decide from (review-queue.repository.ts).
 //
-// A provider or screening engine that does not answer is tried again (verificationCheckJob's plan). From
-// the third try that finds it down, the request's issueList says the checks are delayed; the issue goes
-// when the checks get through. If they never do, the attempt is UNAVAILABLE: it does not count against
-// the person, who may submit again, and the issue says so.
+// A provider, the screening engine or the register that does not answer is tried again
+// (verificationCheckJob's plan). From the third try that finds it down, the request's issueList says the
+// checks are delayed; the issue goes when the checks get through. If they never do, the attempt is
+// UNAVAILABLE: it does not count against the person, who may submit again, and the issue says so.
 import type { Clock } from '../../platform/clock.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { JobContext } from '../../platform/jobs/job.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/outbox.ts';
+import { tenantOf } from '../../platform/tenancy.ts';
 import type { IdentityProvider } from '../../providers/identity/identity-provider.ts';
+import type { LookupService } from '../lookups/lookups.service.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import type { MrzEvidence } from './mrz/mrz-evidence.ts';
 import { toPage } from '../../platform/http/pagination.ts';
@@ -29,7 +33,7 @@ import {
   verificationIndividualPassed,
   verificationRequestCompleted,
 } from '../webhooks/events/verifications.events.ts';
-import { outcomeOf, requestRisk, type Outcome } from './outcomes.ts';
+import { outcomeOf, registerDateOfBirthCheck, requestRisk, type Outcome } from './outcomes.ts';
 import * as repo from './verifications.repository.ts';
 import type { CheckResultItem } from './verifications.repository.ts';
 import { terminalStatuses } from './verifications.schemas.ts';
@@ -74,6 +78,8 @@ export function createVerificationCheckService(deps: {
   identity: IdentityProvider;
   screening: Pick<ScreeningService, 'screenPerson'>;
   mrz: Pick<MrzEvidence, 'check'>;
+  /** A lookup-bound person's party as the register holds it now: the date of birth to compare with. */
+  lookups: Pick<LookupService, 'registerPeopleOf'>;
   logger: Logger;
 }) {
   const { db, clock, outbox } = deps;
@@ -178,6 +184,19 @@ export function createVerificationCheckService(deps: {
     return deps.mrz.check(evidence.document.front, { ...evidence.details, document: evidence.document });
   }
 
+  /**
+   * The date of birth the register holds for a lookup-bound individual's party: null for a hand-built
+   * individual or a register that holds none (nothing to compare), `unavailable` when it does not answer.
+   */
+  async function registerDateOfBirth(individual: repo.IndividualRow): Promise<string | null | 'unavailable'> {
+    if (!individual.idv_entity_id) return null;
+    const request = await repo.findRequestById(db, individual.request_id);
+    if (!request?.lookup_id) return null;
+    const read = await deps.lookups.registerPeopleOf(tenantOf(individual.partner_id), request.lookup_id, [individual.idv_entity_id]);
+    if (!read.ok) return 'unavailable';
+    return read.people.get(individual.idv_entity_id)?.dateOfBirth ?? null;
+  }
+
   return {
     /** The check job's handler for attempt `number` of an individual. */
     async check(individualId: string, number: number, ctx: JobContext): Promise<void> {
@@ -192,13 +211,16 @@ export function createVerificationCheckService(deps: {
       const { claimed } = verified;
       const screening = await deps.screening.screenPerson({ names: [claimed.fullName], dateOfBirth: claimed.dateOfBirth, countries: [...new Set([claimed.country, claimed.residenceCountry])] });
       if (screening.outcome === 'UNAVAILABLE') return checksDown(individualId, number, ctx, 'screening is unavailable');
+      const registerBorn = await registerDateOfBirth(individual);
+      if (registerBorn === 'unavailable') return checksDown(individualId, number, ctx, 'the register did not answer for the party’s date of birth');
+      const againstRegister = registerDateOfBirthCheck(claimed.dateOfBirth, registerBorn);
 
       await ctx.complete(async (tx) => {
         const locked = await lockBoth(tx, individualId);
         const current = locked && (await repo.findAttempt(tx, individualId, number, { lock: true }));
         if (!locked || current?.status !== 'CHECKING') return;
         const outcome = outcomeOf(
-          { checks: mrz ? [...verified.checks, mrz] : verified.checks, hardFailure: verified.hardFailure, amlMatches: screening.matches.length },
+          { checks: [...verified.checks, ...(mrz ? [mrz] : []), ...(againstRegister ? [againstRegister] : [])], hardFailure: verified.hardFailure, amlMatches: screening.matches.length },
           { attemptCount: locked.individual.attempt_count, maxAttempts: locked.individual.max_attempts },
         );
         await repo.finishAttempt(tx, individualId, number, outcome.attempt, clock.now());

@@ -13,6 +13,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
 import type { IdentityDocument, IdentityDocumentFields, IdentityImage, IdentityProvider, IdentityStep, PersonDetails } from '../../providers/identity/identity-provider.ts';
 import type { ChargeService } from '../billing/charges.service.ts';
+import type { LookupService } from '../lookups/lookups.service.ts';
 import { isCountryCode } from '../screening/formats/countries.ts';
 import { verificationIndividualInProgress } from '../webhooks/events/verifications.events.ts';
 import { verificationCheckJob } from './verifications.jobs.ts';
@@ -32,12 +33,16 @@ export interface SessionView {
   attempt: { number: number; status: repo.AttemptStatus } | null;
 }
 
-/** What `/v/{token}` shows: nothing (unknown link), why not (410), the start, or the flow where it was. */
+/**
+ * What `/v/{token}` shows: nothing (unknown link), why not (410), the start, or the flow where it was.
+ * `entityName` is the business the person is asked about (the request's, or its bound lookup's), for the
+ * page's sentence; it is not in the session API's answer.
+ */
 export type LinkPage =
   | { kind: 'unknown' }
   | { kind: 'invalid'; reason: 'SPENT' | 'REPLACED' | 'EXPIRED' | 'FINISHED' }
-  | { kind: 'start'; partnerName: string; role: string; roleDescription: string | null }
-  | { kind: 'resume'; view: SessionView };
+  | { kind: 'start'; partnerName: string; role: string; roleDescription: string | null; entityName: string | null }
+  | { kind: 'resume'; view: SessionView; entityName: string | null };
 
 export interface DocumentUpload extends IdentityDocumentFields {
   front: Uint8Array;
@@ -56,8 +61,17 @@ export function createVerificationSessionService(deps: {
   charges: Pick<ChargeService, 'chargeAccepted'>;
   queue: JobQueue;
   partnerName(partnerId: string): Promise<string>;
+  /** A bound lookup's entity name, when the request has none of its own. */
+  lookups: Pick<LookupService, 'entityNameOf'>;
 }) {
   const { db, clock, outbox } = deps;
+
+  /** The business the individual is verified for: the request's entity name, or its bound lookup's. */
+  async function entityNameOf(individual: repo.IndividualRow): Promise<string | null> {
+    const request = await repo.findRequestById(db, individual.request_id);
+    if (!request) return null;
+    return request.entity_name ?? (request.lookup_id ? await deps.lookups.entityNameOf(db, tenantOf(request.partner_id), request.lookup_id) : null);
+  }
 
   /** The steps saved so far (none before the subject exists); the provider not answering is a 503. */
   async function savedSteps(individual: repo.IndividualRow, options: { tolerant?: boolean } = {}): Promise<IdentityStep[]> {
@@ -226,13 +240,21 @@ export function createVerificationSessionService(deps: {
       const link = await repo.findLink(db, hmacHex(deps.linkKey, linkToken));
       if (!link) return { kind: 'unknown' };
       const session = await this.individualOf(sessionToken);
-      if (session && session.individual.id === link.individual_id) return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt) };
+      if (session && session.individual.id === link.individual_id) {
+        return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt), entityName: await entityNameOf(session.individual) };
+      }
       if (link.used_at) return { kind: 'invalid', reason: 'SPENT' };
       if (link.replaced_at) return { kind: 'invalid', reason: 'REPLACED' };
       if (link.expires_at <= clock.now()) return { kind: 'invalid', reason: 'EXPIRED' };
       const individual = (await repo.findIndividual(db, link.individual_id))!;
       if (terminalStatuses.includes(individual.status)) return { kind: 'invalid', reason: 'FINISHED' };
-      return { kind: 'start', partnerName: await deps.partnerName(individual.partner_id), role: individual.role, roleDescription: individual.role_description };
+      return {
+        kind: 'start',
+        partnerName: await deps.partnerName(individual.partner_id),
+        role: individual.role,
+        roleDescription: individual.role_description,
+        entityName: await entityNameOf(individual),
+      };
     },
   };
 

@@ -4,9 +4,10 @@ import { Type } from '@sinclair/typebox';
 import { defineJobSpec } from '../../platform/jobs/job.ts';
 
 /**
- * Checks that find the identity provider or the screening engine down are tried again after 30 s, 1, 2,
- * 5, 10 and 30 minutes, then hourly: ten tries over about 3 h 48 min. The request's issueList says so
- * from the third; after the tenth the attempt is UNAVAILABLE and the person may submit again.
+ * Checks that find the identity provider, the screening engine or the register down are tried again
+ * after 30 s, 1, 2, 5, 10 and 30 minutes, then hourly: ten tries over about 3 h 48 min. The request's
+ * issueList says so from the third; after the tenth the attempt is UNAVAILABLE and the person may submit
+ * again.
  */
 export const verificationCheckJob = defineJobSpec({
   kind: 'verifications.check',

@@ -48,8 +48,8 @@ export interface VerificationModuleDeps {
   screening: Pick<ScreeningService, 'screenPerson'>;
   /** The evidence kill switch. */
   settings: Pick<RuntimeSettings, 'evidenceDetailEnabled'>;
-  /** A request bound to a lookup, and what its reports print of that lookup. */
-  lookups: Pick<LookupService, 'bindingOf' | 'entityNameOf' | 'reportFactsOf' | 'registerNamesOf'>;
+  /** A request bound to a lookup, what its reports print of that lookup, and its parties as the register holds them now. */
+  lookups: Pick<LookupService, 'bindingOf' | 'entityNameOf' | 'reportFactsOf' | 'registerNamesOf' | 'registerPeopleOf'>;
   /** The partner's name on the hosted pages and the reports. */
   partners: Pick<PartnerService, 'getOwn'>;
 }
@@ -77,11 +77,12 @@ export function createVerificationModule(deps: VerificationModuleDeps): Module<V
     charges: deps.charges,
     queue: deps.queue,
     partnerName,
+    lookups: deps.lookups,
   });
   // One OCR worker per process, started on the first passport it reads; closed with the services.
   const mrz = createMrzEvidence();
-  const checks = createVerificationCheckService({ db, clock, outbox, identity, screening, mrz, logger: deps.logger.child({ module: 'verifications' }) });
-  const evidence = createEvidenceService({ db, clock, identity, screening, settings: deps.settings, mrz });
+  const checks = createVerificationCheckService({ db, clock, outbox, identity, screening, mrz, lookups: deps.lookups, logger: deps.logger.child({ module: 'verifications' }) });
+  const evidence = createEvidenceService({ db, clock, identity, screening, settings: deps.settings, mrz, lookups: deps.lookups });
   const reports = createReportService({
     db,
     clock,

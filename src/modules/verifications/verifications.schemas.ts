@@ -109,7 +109,7 @@ export const Verification = Type.Object(
   {
     id: Type.String({ description: '`ver_…`' }),
     mode: literals(modes, 'The mode given at create.'),
-    status: literals(requestStatuses, 'See docs/verifications.md for the state table.'),
+    status: literals(requestStatuses, 'See [the state table](docs/verifications.md#2-request-states).'),
     lookupRequestId: Type.Union([Type.String(), Type.Null()], { description: 'The bound lookup; null for a hand-built request.' }),
     entityName: Type.Union([Type.String(), Type.Null()]),
     contactId: Type.Union([Type.String(), Type.Null()]),

@@ -1,8 +1,11 @@
 // The evidence of one individual as an operator compares it: the document's images, who the person said
-// they are, the document and PVS's reading of its machine-readable zone, the face comparison, the
-// provider's checks, and the screening lists' possible matches. Rendered from answers fetched for this
-// view only (evidence.service.ts); nothing here is stored or cached.
+// they are, set against the register's record of the party a lookup-bound person stands for (name and
+// date of birth, decision 122), the document and PVS's reading of its machine-readable zone, the face
+// comparison, the provider's checks, and the screening lists' possible matches. Rendered from answers
+// fetched for this view only (evidence.service.ts); nothing here is stored or cached.
 import type { AmlMatches, DocumentDetails } from '../../modules/verifications/evidence.schemas.ts';
+import type { RegisterRecord } from '../../modules/verifications/evidence.service.ts';
+import { sameRegisterDateOfBirth, sameRegisterName } from '../../modules/verifications/person-details.ts';
 import { html, type Html } from '../html.ts';
 import { badge, details, notice, section, table } from '../ui.ts';
 import { cellOf, codeText } from './console-common.ts';
@@ -26,13 +29,18 @@ function images(answer: DocumentDetails): Html {
   )}</div>`;
 }
 
-function claimed(identity: NonNullable<DocumentDetails['claimedIdentity']>): Html {
+type Claimed = NonNullable<DocumentDetails['claimedIdentity']>;
+
+const fullName = (identity: Claimed) => [identity.firstName, identity.middleName, identity.lastName].filter(Boolean).join(' ');
+
+function claimed(identity: Claimed, register: RegisterRecord): Html {
   const { address } = identity;
-  const name = [identity.firstName, identity.middleName, identity.lastName].filter(Boolean).join(' ');
   const where = [address.line1, address.line2, address.locality, [address.state, address.postcode].filter(Boolean).join(' '), address.country].filter(Boolean).join(', ');
+  // A date of birth that is not the register's is set beside it here too, where the eye reads the date.
+  const registerBorn = register.status === 'OK' && sameRegisterDateOfBirth(identity.dateOfBirth, register.dateOfBirth) === false ? register.dateOfBirth : null;
   return details([
-    ['Name', name],
-    ['Date of birth', identity.dateOfBirth],
+    ['Name', fullName(identity)],
+    ['Date of birth', registerBorn ? html`${identity.dateOfBirth} ${badge('MISMATCH')}<br><span class="muted">Register: ${registerBorn}</span>` : identity.dateOfBirth],
     ['Address', where],
     ['Email', identity.email],
     ['Phone', identity.phone],
@@ -101,17 +109,60 @@ ${table({
 })}`;
 }
 
-/** The document evidence, or why it cannot be shown. */
-export function documentEvidence(answer: DocumentDetails): Html {
+type Comparison = { field: string; entered: string; register: string | null; same: boolean | null };
+
+/**
+ * What the person entered against the register's record of the party they stand for: the name (which may
+ * differ for good reasons: decision 101) and the date of birth (which never changes: decision 122).
+ */
+function againstRegister(identity: Claimed | null, register: RegisterRecord): Html {
+  if (register.status === 'NOT_BOUND') return html``;
+  if (register.status !== 'OK') return section('Against the register', notice('error', html`<strong>The register’s record cannot be shown right now.</strong> ${register.message}`));
+  if (!identity) return html``;
+  const registerName = `${register.name.givenNames} ${register.name.familyName}`;
+  const rows: Comparison[] = [
+    { field: 'Name', entered: fullName(identity), register: registerName, same: sameRegisterName(identity, register.name) },
+    { field: 'Date of birth', entered: identity.dateOfBirth, register: register.dateOfBirth, same: sameRegisterDateOfBirth(identity.dateOfBirth, register.dateOfBirth) },
+  ];
+  const bornElsewhere = rows[1]!.same === false;
+  return section(
+    'Against the register',
+    html`<p class="hint">The party this person stands for, as the register holds it now (read for this view, never stored).</p>
+${
+  bornElsewhere
+    ? notice(
+        'error',
+        html`<strong>The date of birth entered is not the register’s.</strong> A date of birth does not change: either the register is wrong or someone other than this party completed the link. Compare both with the date of birth on the document.`,
+      )
+    : ''
+}
+${table({
+  caption: 'What the person entered, beside the register’s record',
+  columns: [
+    { label: 'Field', cell: (c: Comparison) => cellOf(c.field) },
+    { label: 'Entered', cell: (c) => cellOf(c.entered) },
+    { label: 'On the register', cell: (c) => cellOf(c.register ?? html`<span class="muted">Not held</span>`) },
+    { label: 'Result', cell: (c) => cellOf(badge(c.same === null ? 'NOT_COMPARED' : c.same ? 'MATCH' : 'MISMATCH')) },
+  ],
+  rows,
+  empty: '',
+})}`,
+    { id: 'against-register' },
+  );
+}
+
+/** The document evidence, or why it cannot be shown; a lookup-bound person's details beside the register's. */
+export function documentEvidence(answer: DocumentDetails, register: RegisterRecord): Html {
   if (answer.status !== 'OK') return section('Document and selfie', unavailable('Document evidence', answer));
   return html`${section(
     'Document and selfie',
     html`<p class="hint">Attempt ${answer.attempt?.number}, checked ${answer.attempt?.verifiedAt.slice(0, 16).replace('T', ' ')} UTC. Fetched from the identity provider for this view.</p>${images(answer)}`,
   )}
 <div class="grid">
-${section('Who they said they are', answer.claimedIdentity ? claimed(answer.claimedIdentity) : html`<p class="muted">Not given.</p>`)}
+${section('Who they said they are', answer.claimedIdentity ? claimed(answer.claimedIdentity, register) : html`<p class="muted">Not given.</p>`)}
 ${section('The document', documents(answer))}
 </div>
+${againstRegister(answer.claimedIdentity, register)}
 ${section('Face comparison and checks', faceAndChecks(answer))}`;
 }
 

@@ -69,18 +69,19 @@ ${pager({ path: '/console', query: { limit: request.query.limit === 25 ? undefin
     if (inReview) {
       // Fetched for this view alone, each read recorded with this operator (evidence.service.ts).
       const reader = { operatorId: viewer.accountId, httpRequestId: request.id };
-      const [document, aml] = await Promise.all([
+      const [document, aml, register] = await Promise.all([
         deps.evidence.documentDetails(reader, params.requestId, params.individualId, { includeScans: true }),
         deps.evidence.amlMatches(reader, params.requestId, params.individualId),
+        deps.evidence.registerRecord(reader, params.requestId, params.individualId),
       ]);
       const sentForMatch = individual.reasons.some((r) => r.code === 'AML_POSSIBLE_MATCH');
-      evidence = html`${documentEvidence(document)}${amlEvidence(aml, { sentForMatch })}`;
+      evidence = html`${documentEvidence(document, register)}${amlEvidence(aml, { sentForMatch })}`;
     }
     const errors = state.errors ?? [];
     const body = html`${pageHeader('Manual review', {
       back: { href: '/console', label: 'Review queue' },
       lead: inReview
-        ? 'Compare the document, the selfie and any list matches with what the person entered, then pass or fail them. The evidence is fetched now from the identity provider and the screening engine, never stored, and this view is recorded in the evidence-read trail.'
+        ? 'Compare the document, the selfie, any list matches and the register’s record of the party with what the person entered, then pass or fail them. The evidence is fetched now from the identity provider, the screening engine and the register, never stored, and this view is recorded in the evidence-read trail.'
         : 'This individual is not waiting for review.',
     })}
 ${errorSummary(errors)}

@@ -1,9 +1,11 @@
 // Where a reopened verification page picks up: the outcome first (an operator's decision outranks the
 // attempt it decided), then checks still running, a failed or unchecked attempt, then the first step not saved.
+// And the consent step's first words: who asked, as what, for which business; never a note the partner
+// did not write.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SessionView } from '../../modules/verifications/verification-sessions.service.ts';
-import { describeRole, stepOf } from './verification-page.ts';
+import { askedSentence, describeRoles, renderVerificationPage, stepOf } from './verification-page.ts';
 
 function view(status: string, attempt: string | null, completedSteps: SessionView['completedSteps'] = []): SessionView {
   return {
@@ -37,7 +39,46 @@ it('shows the outcome, the individual’s status before the attempt’s', () => 
   assert.equal(stepOf(view('LOCKED_OUT', 'LOCKED_OUT')), 'locked');
 });
 
-it('says every role but OTHER in words', () => {
-  assert.equal(describeRole('DIRECTOR'), 'a director');
-  assert.equal(describeRole('OTHER'), undefined);
+const entity = 'WATTLE CREEK LOGISTICS PTY LTD';
+const asked = (role: string, roleDescription: string | null, entityName: string | null = entity) => askedSentence({ partnerName: 'Demo Partner', role, roleDescription, entityName });
+
+it('names the person’s roles in plain words, the register’s other roles with them, for the business', () => {
+  assert.equal(asked('DIRECTOR', null), `Demo Partner has asked you to verify your identity as a director of ${entity}.`);
+  // roles.ts: a director who is also the secretary is a DIRECTOR with `SECRETARY` in roleDescription.
+  assert.equal(asked('DIRECTOR', 'SECRETARY'), `Demo Partner has asked you to verify your identity as a director and company secretary of ${entity}.`);
+  assert.equal(asked('UBO', 'DIRECTOR, SECRETARY'), `Demo Partner has asked you to verify your identity as a beneficial owner, director and company secretary of ${entity}.`);
+  assert.equal(asked('DIRECTOR', 'SHAREHOLDER'), `Demo Partner has asked you to verify your identity as a director and shareholder of ${entity}.`);
+  assert.equal(asked('OFFICER', null), `Demo Partner has asked you to verify your identity as an officer of ${entity}.`);
+  assert.equal(asked('AUTHORISED_REP', null), `Demo Partner has asked you to verify your identity as an authorised representative of ${entity}.`);
+  assert.equal(asked('TRUSTEE', 'APPOINTOR'), `Demo Partner has asked you to verify your identity as a trustee and appointor of ${entity}.`);
+  assert.equal(asked('SETTLOR', 'BENEFICIARY'), `Demo Partner has asked you to verify your identity as the settlor and a beneficiary of ${entity}.`);
+  assert.equal(asked('OTHER_CONTROLLER', null), `Demo Partner has asked you to verify your identity as a person with control of ${entity}.`);
+});
+
+it('leaves the business out when there is none, and for a sole trader, whose business is their own name', () => {
+  assert.equal(asked('DIRECTOR', 'SECRETARY', null), 'Demo Partner has asked you to verify your identity as a director and company secretary.');
+  assert.equal(asked('INDIVIDUAL_OWNER', null, 'KINGSLEY, OLIVER JAMES'), 'Demo Partner has asked you to verify your identity as the owner of the business.');
+  assert.equal(asked('OTHER', null, null), 'Demo Partner has asked you to verify your identity.');
+});
+
+it('says nothing of roles it does not know, and keeps the partner’s own description apart', () => {
+  assert.equal(asked('OTHER', null), `Demo Partner has asked you to verify your identity for ${entity}.`);
+  assert.equal(asked('OTHER', 'CHIEF_WIZARD'), `Demo Partner has asked you to verify your identity for ${entity}.`);
+  assert.equal(asked('DIRECTOR', 'CHIEF_WIZARD, SECRETARY'), `Demo Partner has asked you to verify your identity as a director and company secretary of ${entity}.`);
+  assert.equal(asked('DIRECTOR', 'DIRECTOR'), `Demo Partner has asked you to verify your identity as a director of ${entity}.`, 'a role said once');
+  assert.deepEqual(describeRoles('DIRECTOR', 'SECRETARY'), { roles: 'a director and company secretary', described: null });
+  assert.deepEqual(describeRoles('TRUSTEE', 'Trustee of the Smith Family Trust'), { roles: 'a trustee', described: 'Trustee of the Smith Family Trust' });
+});
+
+it('shows no note from the partner, which SPEC gives no field for, and escapes every word', () => {
+  const start = (roleDescription: string | null, entityName: string | null) =>
+    renderVerificationPage({ kind: 'start', partnerName: 'Demo <Partner>', role: 'DIRECTOR', roleDescription, entityName });
+  const page = start('SECRETARY', 'WATTLE & CREEK <PTY> LTD');
+  assert.match(page, /<p id="asked">Demo &lt;Partner&gt; has asked you to verify your identity as a director and company secretary of WATTLE &amp; CREEK &lt;PTY&gt; LTD\.<\/p>/);
+  assert.doesNotMatch(page, /Note from/);
+  assert.doesNotMatch(page, /describes your role/);
+  assert.doesNotMatch(page, /SECRETARY/, 'the register’s code is said in words only');
+  const described = start('Signs the <b>tax</b> returns', null);
+  assert.match(described, /Demo &lt;Partner&gt; describes your role as “Signs the &lt;b&gt;tax&lt;\/b&gt; returns”\./);
+  assert.doesNotMatch(described, /Note from/);
 });

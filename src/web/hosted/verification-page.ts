@@ -36,26 +36,74 @@ export const verificationPageCsp =
 /** The camera is for this page only (the selfie step), never for a frame. */
 export const verificationPagePermissions = 'camera=(self), microphone=(), geolocation=()';
 
-const roleWords: Record<string, string> = {
-  DIRECTOR: 'a director',
-  OFFICER: 'an officer',
-  SENIOR_MANAGING_OFFICIAL: 'a senior managing official',
-  AUTHORISED_REP: 'an authorised representative',
-  UBO: 'a beneficial owner',
-  INDIVIDUAL_OWNER: 'the owner of the business',
-  PARTNER_MEMBER: 'a partner in the business',
-  MEMBER: 'a member or shareholder',
-  TRUSTEE: 'a trustee',
-  APPOINTOR: 'an appointor of the trust',
-  BENEFICIARY: 'a beneficiary',
-  SETTLOR: 'the settlor of the trust',
-  PROTECTOR_GUARDIAN: 'a protector or guardian of the trust',
-  OTHER_CONTROLLER: 'someone who controls the business',
+/** A role in words, and the article it takes: the list shares one article while the next takes the same kind. */
+type RoleNoun = { article: 'a' | 'an' | 'the'; noun: string };
+
+const a = (noun: string): RoleNoun => ({ article: 'a', noun });
+const an = (noun: string): RoleNoun => ({ article: 'an', noun });
+
+/**
+ * SPEC's VerificationRole values and the register's roles (roles.ts: a bound person's other roles are in
+ * roleDescription, `DIRECTOR, SECRETARY`), in the words a person uses. OTHER and codes not here say nothing.
+ */
+const roleNouns: Record<string, RoleNoun> = {
+  DIRECTOR: a('director'),
+  SECRETARY: a('company secretary'),
+  COMPANY_SECRETARY: a('company secretary'),
+  OFFICER: an('officer'),
+  SENIOR_MANAGING_OFFICIAL: a('senior managing official'),
+  AUTHORISED_REP: an('authorised representative'),
+  AUTHORISED_REPRESENTATIVE: an('authorised representative'),
+  UBO: a('beneficial owner'),
+  BENEFICIAL_OWNER: a('beneficial owner'),
+  // A sole trader's proprietor: the business's name is the person's own (below).
+  INDIVIDUAL_OWNER: { article: 'the', noun: 'owner of the business' },
+  PARTNER_MEMBER: a('partner'),
+  PARTNER: a('partner'),
+  MEMBER: a('member'),
+  SHAREHOLDER: a('shareholder'),
+  TRUSTEE: a('trustee'),
+  APPOINTOR: an('appointor'),
+  BENEFICIARY: a('beneficiary'),
+  SETTLOR: { article: 'the', noun: 'settlor' },
+  PROTECTOR_GUARDIAN: a('protector or guardian'),
+  OTHER_CONTROLLER: a('person with control'),
 };
 
-/** Why the person is asked, in words: `a director`; undefined for OTHER. */
-export function describeRole(role: string): string | undefined {
-  return roleWords[role];
+/** Register codes as roles.ts writes them (`DIRECTOR, SECRETARY`): capitals, digits, `_`, `-` and spaces. */
+const codeShape = /^[A-Z][A-Z0-9]*(?:[ _-][A-Z0-9]+)*$/;
+
+/**
+ * Why the person is asked, in words. The role and, when `roleDescription` is codes (a bound person's other
+ * register roles), those too: `a beneficial owner, director and company secretary`; null when no code is
+ * known. A description that is not codes is the partner's own words about the role (SPEC: free text), and
+ * is answered apart as such, never as a note.
+ */
+export function describeRoles(role: string, roleDescription: string | null): { roles: string | null; described: string | null } {
+  const parts = (roleDescription ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const codes = parts.every((part) => codeShape.test(part)) ? parts.map((part) => part.replace(/[ -]/g, '_')) : [];
+  const nouns = [...new Map([role, ...codes].flatMap((code) => (roleNouns[code] ? [[roleNouns[code].noun, roleNouns[code]] as const] : []))).values()];
+  const said = nouns.map(({ article, noun }, i) => {
+    const previous = nouns[i - 1];
+    // One article for a run of the same kind: `a director and company secretary`, `the owner … and a partner`.
+    const shared = previous && (previous.article === 'the') === (article === 'the');
+    return shared ? noun : `${article} ${noun}`;
+  });
+  const roles = said.length === 0 ? null : said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)}`;
+  const described = parts.length > 0 && codes.length === 0 ? roleDescription!.trim() : null;
+  return { roles, described };
+}
+
+/**
+ * The consent step's first sentence: who asked, as what, for which business. `of <entity>` is left out
+ * when there is no entity name, and for a sole trader's owner, whose business name is their own name.
+ */
+export function askedSentence(who: { partnerName: string; role: string; roleDescription: string | null; entityName: string | null }): string {
+  const { roles } = describeRoles(who.role, who.roleDescription);
+  const entity = who.role === 'INDIVIDUAL_OWNER' ? null : who.entityName;
+  const asked = `${who.partnerName} has asked you to verify your identity`;
+  if (roles) return `${asked} as ${roles}${entity ? ` of ${entity}` : ''}.`;
+  return `${asked}${entity ? ` for ${entity}` : ''}.`;
 }
 
 export type Step = 'consent' | 'details' | 'document' | 'selfie' | 'review' | 'checking' | 'passed' | 'review-manual' | 'failed' | 'locked' | 'retry' | 'unavailable';
@@ -173,13 +221,15 @@ ${body}
 </section>`;
 }
 
-function consentStep(who: { partnerName: string; role: string; roleDescription: string | null }, current: Step): Html {
-  const role = describeRole(who.role);
+function consentStep(who: { partnerName: string; role: string; roleDescription: string | null; entityName: string | null }, current: Step): Html {
+  // SPEC gives the partner no field for a note to the person: the page shows none. A description that is
+  // the partner's own words about the role is said to be theirs.
+  const { described } = describeRoles(who.role, who.roleDescription);
   return section(
     'consent',
     'Verify your identity',
-    html`<p>${who.partnerName} has asked you to verify your identity${role ? html` because you are listed as <strong>${role}</strong>` : ''}.</p>
-${who.roleDescription ? html`<p class="notice">Note from ${who.partnerName}: ${who.roleDescription}</p>` : ''}
+    html`<p id="asked">${askedSentence(who)}</p>
+${described ? html`<p>${who.partnerName} describes your role as “${described}”.</p>` : ''}
 <h2>What we will ask for</h2>
 <ol class="plan">
 <li>Your name, date of birth and home address</li>
@@ -376,8 +426,14 @@ type PageState = Extract<LinkPage, { kind: 'start' | 'resume' }>;
 export function renderVerificationPage(state: PageState): string {
   const who =
     state.kind === 'start'
-      ? { partnerName: state.partnerName, role: state.role, roleDescription: state.roleDescription, attemptsRemaining: 0, completed: [] as string[] }
-      : { partnerName: state.view.partner.name, ...state.view.individual, attemptsRemaining: state.view.attemptsRemaining, completed: state.view.completedSteps as string[] };
+      ? { partnerName: state.partnerName, role: state.role, roleDescription: state.roleDescription, entityName: state.entityName, attemptsRemaining: 0, completed: [] as string[] }
+      : {
+          partnerName: state.view.partner.name,
+          ...state.view.individual,
+          entityName: state.entityName,
+          attemptsRemaining: state.view.attemptsRemaining,
+          completed: state.view.completedSteps as string[],
+        };
   const current: Step = state.kind === 'start' ? 'consent' : stepOf(state.view);
   const number = { details: 1, document: 2, selfie: 3, review: 4 }[current as 'details'];
   const body = html`<div class="panel" id="flow" data-step="${current}" data-completed="${who.completed.join(' ')}" data-attempts-remaining="${who.attemptsRemaining}"

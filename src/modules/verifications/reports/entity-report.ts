@@ -8,7 +8,19 @@ import { colours, type Tone } from './pdf-style.ts';
 import { ownershipSection } from './ownership-section.ts';
 import { count, formatAbn, formatAcn, formatDate, formatTime, words } from './report-format.ts';
 import type { EntityReportModel, ReportIndividual } from './report-model.ts';
-import { decisionRecordWords, decisionWords, individualStatus, modeWords, outcomeGroup, registerNameWarning, requestStatus, risk, roleWords, type OutcomeGroup } from './report-words.ts';
+import {
+  decisionRecordWords,
+  decisionWords,
+  individualStatus,
+  modeWords,
+  outcomeGroup,
+  registerDateOfBirthWarning,
+  registerNameWarning,
+  requestStatus,
+  risk,
+  roleWords,
+  type OutcomeGroup,
+} from './report-words.ts';
 
 const outcomeTiles: Array<{ group: OutcomeGroup; label: string; tone: Tone }> = [
   { group: 'verified', label: 'Verified', tone: 'good' },
@@ -21,11 +33,16 @@ function entityNameOf(model: EntityReportModel): string {
   return model.registry?.abr?.entityName ?? model.registry?.asic?.name ?? model.request.entityName ?? 'Entity not named';
 }
 
-/** How many people, and how many verified under a name that is not the register's: the first thing to look at. */
+/** How many people, and how many under a name or a date of birth that is not the register's: the first thing to look at. */
 function peopleLine(individuals: ReportIndividual[]): string {
-  const differing = individuals.filter((i) => i.registerNameMatches === false).length;
+  const names = individuals.filter((i) => i.registerNameMatches === false).length;
+  const births = individuals.filter((i) => i.registerDateOfBirthMatches === false).length;
+  const differences = [
+    names ? count(names, 'verified name differs', 'verified names differ') : null,
+    births ? count(births, 'date of birth differs', 'dates of birth differ') : null,
+  ].filter(Boolean);
   const people = `${count(individuals.length, 'person', 'people')} to verify`;
-  return differing === 0 ? people : `${people}; ${count(differing, 'verified name differs', 'verified names differ')} from the register’s (see Individuals)`;
+  return differences.length === 0 ? people : `${people}; ${differences.join(' and ')} from the register’s (see Individuals)`;
 }
 
 function summary(layout: Layout, model: EntityReportModel): void {
@@ -104,6 +121,7 @@ function registrySection(layout: Layout, model: EntityReportModel): void {
 function insetsOf(individual: ReportIndividual): CardSpec['insets'] {
   const insets: NonNullable<CardSpec['insets']> = [];
   if (individual.registerNameMatches === false) insets.push({ ...registerNameWarning(individual.name!, individual.registerName!), tone: 'warn' });
+  if (individual.registerDateOfBirthMatches === false) insets.push({ ...registerDateOfBirthWarning(individual.dateOfBirth!, individual.registerDateOfBirth!), tone: 'warn' });
   const { decision } = individual;
   if (decision) {
     insets.push({ title: `${decisionWords(decision, formatTime(decision.decidedAt))}.`, body: decisionRecordWords, tone: decision.decision === 'PASS' ? 'good' : 'bad' });

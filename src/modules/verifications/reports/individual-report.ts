@@ -6,7 +6,19 @@ import { renderPdf } from './pdf-layout.ts';
 import { colours, type Tone } from './pdf-style.ts';
 import { countryName, formatDate, formatTime, words } from './report-format.ts';
 import type { IndividualReportModel } from './report-model.ts';
-import { attemptStatus, checkResult, decisionRecordWords, decisionWords, documentWords, individualStatus, modeWords, registerNameWarning, risk, roleWords } from './report-words.ts';
+import {
+  attemptStatus,
+  checkResult,
+  decisionRecordWords,
+  decisionWords,
+  documentWords,
+  individualStatus,
+  modeWords,
+  registerDateOfBirthWarning,
+  registerNameWarning,
+  risk,
+  roleWords,
+} from './report-words.ts';
 
 function amlSaid(model: IndividualReportModel): { title: string; body: string; tone: Tone } {
   const { aml } = model;
@@ -37,7 +49,10 @@ function summary(layout: Layout, model: IndividualReportModel): void {
     ['Identity', identity ? `${documentWords[identity.document.type] ?? words(identity.document.type)} checked on attempt ${identity.attempt}, ${formatTime(identity.verifiedAt)}` : (model.identityNote ?? 'Nothing verified yet.')],
     ['Attempts used', `${individual.attemptCount} of ${individual.maxAttempts}`],
   ];
-  if (individual.registerName) rows.splice(1, 0, ['On the register as', `${individual.registerName}${individual.registerNameMatches === false ? ' (not the verified name)' : ''}`]);
+  const register: Array<[string, string]> = [];
+  if (individual.registerName) register.push(['On the register as', `${individual.registerName}${individual.registerNameMatches === false ? ' (not the verified name)' : ''}`]);
+  if (individual.registerDateOfBirthMatches === false) register.push(['Date of birth on the register', `${formatDate(individual.registerDateOfBirth)} (not the date of birth entered)`]);
+  rows.splice(1, 0, ...register);
   if (individual.decision) rows.push(['Manual decision', `${decisionWords(individual.decision, formatTime(individual.decision.decidedAt))}`]);
   layout.summaryBox({
     headline: fullName(model),
@@ -63,12 +78,19 @@ function identitySection(layout: Layout, model: IndividualReportModel): void {
     const warning = registerNameWarning(individual.name!, individual.registerName!);
     layout.note(warning.body, 'warn', warning.title);
   }
+  const bornDiffers = individual.registerDateOfBirthMatches === false;
+  if (bornDiffers) {
+    const warning = registerDateOfBirthWarning(identity.dateOfBirth, individual.registerDateOfBirth!);
+    layout.note(warning.body, 'warn', warning.title);
+  }
   layout.text(`As the person entered them and the identity provider checked them on attempt ${identity.attempt}, ${formatTime(identity.verifiedAt)}.`, { size: 8.5, colour: colours.muted, gap: 6 });
   const { address, document } = identity;
   const person: Array<[string, string]> = [
     ['Given names', [identity.firstName, identity.middleName].filter(Boolean).join(' ')],
     ['Family name', identity.lastName],
     ['Date of birth', formatDate(identity.dateOfBirth)],
+    // Beside the date entered, as the register's name is beside the verified one: only when they differ.
+    ...(bornDiffers ? [['Date of birth on the register', `${formatDate(individual.registerDateOfBirth)}: not the date entered`] as [string, string]] : []),
     ['Residential address', [address.line1, address.line2, [address.locality, address.state, address.postcode].filter(Boolean).join(' '), countryName(address.country)].filter(Boolean).join('\n')],
   ];
   if (identity.email) person.push(['Email', identity.email]);

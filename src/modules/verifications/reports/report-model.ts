@@ -56,6 +56,19 @@ export interface ReportIndividual {
    * accents and punctuation); null when either is missing. False deserves a compliance officer's look.
    */
   registerNameMatches: boolean | null;
+  /** The date of birth the person entered (YYYY-MM-DD); null when they have not given it or it could not be read. */
+  dateOfBirth: string | null;
+  /**
+   * For a lookup-bound individual who has entered theirs, the party's date of birth as the register holds
+   * it, read live for this rendering; null on a hand-built request or when the register holds none.
+   */
+  registerDateOfBirth: string | null;
+  /**
+   * Whether the date of birth entered is the register's, exactly; null when either is missing. A date of
+   * birth never changes, so false means the register is wrong or someone else completed the link
+   * (decision 122).
+   */
+  registerDateOfBirthMatches: boolean | null;
   /** PENDING, IN_PROGRESS, PASSED, MANUALLY_PASSED, FAILED, MANUAL_REVIEW, LOCKED_OUT. */
   status: string;
   riskLevel: ReportRiskLevel;

@@ -1,7 +1,7 @@
 // How the reports say statuses, results and roles in words a compliance officer files, with the tone of
 // each. A value PVS does not know yet (the lists are open) prints in words, in a neutral tone.
 import type { Tone } from './pdf-style.ts';
-import { words } from './report-format.ts';
+import { formatDate, words } from './report-format.ts';
 import type { ReportRiskLevel } from './report-model.ts';
 
 type Said = { words: string; tone: Tone };
@@ -86,6 +86,17 @@ export function registerNameWarning(name: string, registerName: string): { title
   return {
     title: 'The verified name is not the name on the register.',
     body: `The person verified as ${name}; the register names this party ${registerName}. Confirm they are the same person (a changed or anglicised name, a nickname) before relying on this result.`,
+  };
+}
+
+/**
+ * What to say when the date of birth entered is not the register's (decision 122): unlike a name it never
+ * changes, so the register is wrong or someone other than the party completed the link.
+ */
+export function registerDateOfBirthWarning(entered: string, register: string): { title: string; body: string } {
+  return {
+    title: 'The date of birth entered is not the one on the register.',
+    body: `The person entered ${formatDate(entered)}; the register holds ${formatDate(register)} for this party. A date of birth does not change: either the register is wrong or someone other than this party completed the verification. Find out which before relying on this result.`,
   };
 }
 

@@ -4,7 +4,8 @@
 // the identities. Each rendering is written to the evidence audit trail, as an evidence read is.
 //
 // A report is whole or not served: when the identity provider cannot give a verified person's identity,
-// the URL answers 503 (try again), never a report with holes in it.
+// or the register the date of birth of a lookup-bound person's party (read live: PVS never keeps it,
+// decision 122), the URL answers 503 (try again), never a report with holes in it.
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
@@ -15,7 +16,7 @@ import type { LookupService } from '../../lookups/lookups.service.ts';
 import type { PartnerService } from '../../partners/partners.service.ts';
 import type { EvidenceReader, EvidenceService } from '../evidence.service.ts';
 import { amlOutcomeOf } from '../outcomes.ts';
-import { answeredDetails, sameRegisterName } from '../person-details.ts';
+import { answeredDetails, sameRegisterDateOfBirth, sameRegisterName } from '../person-details.ts';
 import * as repo from '../verifications.repository.ts';
 import { renderEntityReport } from './entity-report.ts';
 import { renderIndividualReport } from './individual-report.ts';
@@ -27,21 +28,27 @@ export const reportUrlSeconds = 15 * 60;
 export const entityReportPath = (requestId: string) => `/reports/v1/verifications/${requestId}/report.pdf`;
 export const individualReportPath = (requestId: string, individualId: string) => `/reports/v1/verifications/${requestId}/individuals/${individualId}/report.pdf`;
 
-/** The identity provider's answer for one individual, for a rendering. */
+/** The register's names of the request's parties, and the dates of birth it holds now, by idv entity id. */
 type RegisterNames = Map<string, { givenNames: string; familyName: string }>;
+type RegisterBirthDates = Map<string, string | null>;
+/** The identity provider's answer for one individual, for a rendering. */
 type Identity = { kind: 'verified'; evidence: IdentityEvidence } | { kind: 'none'; note: string };
 
-class IdentityUnavailableError extends AppError {
-  constructor() {
-    super('SERVICE_UNAVAILABLE', 'The identity provider is not answering, so the report cannot print who the people are; open the same URL again in a minute.', { retryAfter: 60 });
+/** A source the report needs did not answer: 503, and the rendering is recorded as UPSTREAM_UNAVAILABLE. */
+class SourceUnavailableError extends AppError {
+  constructor(what: string) {
+    super('SERVICE_UNAVAILABLE', `${what}; open the same URL again in a minute.`, { retryAfter: 60 });
   }
 }
+
+const identityUnavailable = () => new SourceUnavailableError('The identity provider is not answering, so the report cannot print who the people are');
+const registerUnavailable = () => new SourceUnavailableError('The register is not answering, so the report cannot compare the dates of birth the people entered with the register’s');
 
 export function createReportService(deps: {
   db: Database;
   clock: Clock;
   identity: IdentityProvider;
-  lookups: Pick<LookupService, 'reportFactsOf' | 'registerNamesOf'>;
+  lookups: Pick<LookupService, 'reportFactsOf' | 'registerNamesOf' | 'registerPeopleOf'>;
   partners: Pick<PartnerService, 'getOwn'>;
   evidence: Pick<EvidenceService, 'audit' | 'individualOf'>;
   signer: UrlSigner;
@@ -78,7 +85,7 @@ export function createReportService(deps: {
   async function identityOf(individual: repo.IndividualRow): Promise<Identity> {
     if (!individual.subject_ref) return { kind: 'none', note: 'The person has not given their details yet.' };
     const answer = await deps.identity.evidence(individual.subject_ref, { includeScans: false });
-    if (!answer.ok && answer.kind === 'unavailable') throw new IdentityUnavailableError();
+    if (!answer.ok && answer.kind === 'unavailable') throw identityUnavailable();
     if (!answer.ok) return { kind: 'none', note: 'The identity provider holds nothing for this person any more.' };
     if (!answer.evidence) return { kind: 'none', note: 'The person has not submitted their details for checking yet.' };
     return { kind: 'verified', evidence: answer.evidence };
@@ -102,9 +109,22 @@ export function createReportService(deps: {
     };
   }
 
-  function individualPart(individual: repo.IndividualRow, identity: Identity, decision: repo.DecisionRow | undefined, registerNames: RegisterNames): ReportIndividual {
+  /**
+   * The dates of birth the register holds now for the parties of those lookup-bound individuals who have
+   * entered theirs: read live (never kept), for this rendering only.
+   */
+  async function registerBirthDates(tenant: Tenant, lookupId: string | null, individuals: repo.IndividualRow[], identities: Identity[]): Promise<RegisterBirthDates> {
+    const parties = individuals.flatMap((individual, i) => (individual.idv_entity_id && identities[i]!.kind === 'verified' ? [individual.idv_entity_id] : []));
+    if (!lookupId || parties.length === 0) return new Map();
+    const read = await deps.lookups.registerPeopleOf(tenant, lookupId, parties);
+    if (!read.ok) throw registerUnavailable();
+    return new Map([...read.people].map(([id, person]) => [id, person.dateOfBirth]));
+  }
+
+  function individualPart(individual: repo.IndividualRow, identity: Identity, decision: repo.DecisionRow | undefined, registerNames: RegisterNames, birthDates: RegisterBirthDates): ReportIndividual {
     const details = identity.kind === 'verified' ? identity.evidence.details : undefined;
     const register = individual.idv_entity_id ? registerNames.get(individual.idv_entity_id) : undefined;
+    const registerBorn = (individual.idv_entity_id && birthDates.get(individual.idv_entity_id)) || null;
     return {
       individualId: individual.id,
       externalId: individual.external_id,
@@ -113,6 +133,9 @@ export function createReportService(deps: {
       name: details ? [details.firstName, details.middleName, details.lastName].filter(Boolean).join(' ') : null,
       registerName: register ? `${register.givenNames} ${register.familyName}` : null,
       registerNameMatches: details && register ? sameRegisterName(details, register) : null,
+      dateOfBirth: details?.dateOfBirth ?? null,
+      registerDateOfBirth: details ? registerBorn : null,
+      registerDateOfBirthMatches: details ? sameRegisterDateOfBirth(details.dateOfBirth, registerBorn) : null,
       status: individual.status,
       riskLevel: individual.risk_level ?? 'UNKNOWN',
       attemptCount: individual.attempt_count,
@@ -162,7 +185,7 @@ export function createReportService(deps: {
       await deps.evidence.audit(reader, target, kind, 'OK', null);
       return pdf;
     } catch (error) {
-      if (error instanceof IdentityUnavailableError) await deps.evidence.audit(reader, target, kind, 'UPSTREAM_UNAVAILABLE', null);
+      if (error instanceof SourceUnavailableError) await deps.evidence.audit(reader, target, kind, 'UPSTREAM_UNAVAILABLE', null);
       throw error;
     }
   }
@@ -190,11 +213,12 @@ export function createReportService(deps: {
         const decisions = new Map((await repo.listDecisions(db, individuals.map((i) => i.id))).map((d) => [d.individual_id, d]));
         const identities = await Promise.all(individuals.map(identityOf));
         const { registerNames, ...lookup } = await lookupPart(tenant, request.lookup_id);
+        const birthDates = await registerBirthDates(tenant, request.lookup_id, individuals, identities);
         const model: EntityReportModel = {
           header: await header(tenant, 'Entity due diligence report', request.id),
           request: requestPart(request),
           ...lookup,
-          individuals: individuals.map((individual, i) => individualPart(individual, identities[i]!, decisions.get(individual.id), registerNames)),
+          individuals: individuals.map((individual, i) => individualPart(individual, identities[i]!, decisions.get(individual.id), registerNames, birthDates)),
         };
         return renderEntityReport(model);
       });
@@ -208,10 +232,12 @@ export function createReportService(deps: {
       return audited(reader, { requestId, individualId }, 'INDIVIDUAL_REPORT', async () => {
         const identity = await identityOf(individual);
         const [decision] = await repo.listDecisions(db, [individual.id]);
+        const registerNames: RegisterNames = request.lookup_id ? await deps.lookups.registerNamesOf(tenant, request.lookup_id) : new Map();
+        const birthDates = await registerBirthDates(tenant, request.lookup_id, [individual], [identity]);
         const model: IndividualReportModel = {
           header: await header(tenant, 'Individual verification report', request.id),
           request: { verificationRequestId: request.id, mode: request.mode, entityName: request.entity_name, lookupRequestId: request.lookup_id },
-          individual: individualPart(individual, identity, decision, request.lookup_id ? await deps.lookups.registerNamesOf(tenant, request.lookup_id) : new Map()),
+          individual: individualPart(individual, identity, decision, registerNames, birthDates),
           identity: identityPart(identity),
           identityNote: identity.kind === 'none' ? identity.note : null,
           checks: individual.check_results,

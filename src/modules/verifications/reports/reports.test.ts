@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pdfInfo, pdfPages, pdfText, type PdfPage } from '../../../../test/helpers/pdf-text.ts';
 import {
+  dateOfBirthDiffersEntityModel,
+  dateOfBirthDiffersIndividualModel,
   handBuiltEntityModel,
   lookupBoundEntityModel,
   names,
@@ -116,6 +118,20 @@ describe('the entity report', () => {
     assert.equal(text.split('The verified name is not the name on the register.').length - 1, 1, 'only the director is warned about');
   });
 
+  it('sets a date of birth that is not the register’s beside the register’s, and counts it in the summary (decision 122)', async () => {
+    const text = await textOf(await renderEntityReport(dateOfBirthDiffersEntityModel()));
+    assertPrints(text, [
+      '5 people to verify; 1 verified name differs and 1 date of birth differs from the register’s',
+      'The date of birth entered is not the one on the register.',
+      'The person entered 2 March 1980; the register holds 14 July 1979 for this party.',
+      'either the register is wrong or someone other than this party completed the verification',
+    ]);
+    assert.equal(text.split('The date of birth entered is not the one on the register.').length - 1, 1, 'only the director is warned about');
+    // Where the dates agree, or the register holds none, nothing is said about them.
+    const same = await textOf(await renderEntityReport(lookupBoundEntityModel()));
+    assert.ok(!same.includes('date of birth'), 'no date of birth is printed where none differs');
+  });
+
   it('says a hand-built request has no register data and no ownership, where they would be', async () => {
     const text = await textOf(await renderEntityReport(handBuiltEntityModel()));
     assertPrints(text, ['Hand Built Pty Ltd', 'Register data is unavailable', 'has not checked the entity against the Australian Business Register', 'No ownership structure', 'Not yet provided']);
@@ -146,6 +162,21 @@ describe('the individual report', () => {
   it('says details are not verified while they wait for review, and how many list entries may match', async () => {
     const text = await textOf(await renderIndividualReport(reviewIndividualModel()));
     assertPrints(text, ['Identity given (not verified)', 'Needs manual review', 'AML screening: possible matches (2)', '2 list entries may be this person', 'FACE_MATCH_INCONCLUSIVE', 'NSW, Australia']);
+  });
+
+  it('prints the register’s date of birth beside a differing one, in the summary and the identity, with the check that sent the person to review', async () => {
+    const text = await textOf(await renderIndividualReport(dateOfBirthDiffersIndividualModel()));
+    assertPrints(text, [
+      'Date of birth on the register 14 July 1979 (not the date of birth entered)',
+      'Date of birth 2 March 1980',
+      'Date of birth on the register 14 July 1979: not the date entered',
+      'The date of birth entered is not the one on the register.',
+      'The person entered 2 March 1980; the register holds 14 July 1979 for this party.',
+      'REGISTER_DATE_OF_BIRTH_DIFFERS',
+      'Needs manual review',
+    ]);
+    const passed = await textOf(await renderIndividualReport(passedIndividualModel()));
+    assert.ok(!passed.includes('on the register 14') && !passed.includes('not the one on the register'), 'a date that is the register’s is printed once');
   });
 
   it('says why there is no identity for a person who has not started, on one page', async () => {

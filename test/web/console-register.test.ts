@@ -1,0 +1,82 @@
+// The console's review of a lookup-bound person whose date of birth is not the register's (decision 122),
+// in Chromium: why they are in review, the two dates side by side with the names, and what that means;
+// a hand-built person's review has no register to compare with. axe-core and screenshots
+// (test-output/screenshots/console/review-date-of-birth-*.png).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { sandboxScreeningFixture } from '../../src/cli/serve.ts';
+import { runDueJobs } from '../helpers/billing.ts';
+import { browserSkipReason, createServedContext, launchBrowser } from '../helpers/browser.ts';
+import type { TestContext, TestPartner } from '../helpers/context.ts';
+import { settledLookup } from '../helpers/lookups.ts';
+import { createVerification, mintLinks, openLink, passport, personDetails, photo, type Person } from '../helpers/verifications.ts';
+import { capture, createConsoleOperator, newWebContext, signIn } from '../helpers/web.ts';
+
+const skip = browserSkipReason();
+
+describe('a review of a date of birth that is not the register’s, in the console', { skip }, () => {
+  let t: TestContext & { baseUrl: string };
+  let browser: Browser;
+  let page: Page;
+  let partner: TestPartner;
+
+  before(async () => {
+    if (skip) return;
+    t = await createServedContext();
+    await t.services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });
+    browser = await launchBrowser();
+    partner = await t.f.partner({ name: 'Harbour Accounting' });
+    page = await (await newWebContext(browser)).newPage();
+    await signIn(page, t.baseUrl, 'console', await createConsoleOperator(t));
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function submitted(person: Person, lastName: string, dateOfBirth: string): Promise<void> {
+    for (const res of [await person.details(personDetails(lastName, { firstName: 'Oliver', middleName: 'James', dateOfBirth })), await person.document(passport), await person.selfie(photo())]) {
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    assert.equal((await person.submit()).statusCode, 200);
+    await runDueJobs(t);
+  }
+
+  it('says why, sets the two dates side by side with the names, and what a difference means', async () => {
+    const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
+    const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
+    const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
+    const individualId = created.individuals[0]!.id;
+    const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
+    const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
+    const registerBorn = details.ok ? details.value[0]!.dateOfBirth! : '';
+    const entered = registerBorn.startsWith('1966') ? '1967-05-09' : '1966-05-09';
+    await submitted(await openLink(t, (await mintLinks(t, partner, created.id)).get(individualId)!), 'Kingsley', entered);
+
+    await page.goto(`${t.baseUrl}/console/reviews/${created.id}/${individualId}`);
+    const why = await page.locator('dt:has-text("Why") + dd').innerText();
+    assert.match(why, /Date of birth against the register \(REGISTER_DATE_OF_BIRTH_DIFFERS\): The date of birth entered is not the one the register holds/);
+    const claimed = await page.locator('section:has(h2:text("Who they said they are"))').innerText();
+    assert.match(claimed, new RegExp(`${entered}\\s+MISMATCH\\s+Register: ${registerBorn}`));
+
+    const against = page.locator('section:has(h2#against-register)');
+    assert.match(await against.innerText(), /The date of birth entered is not the register’s\..*someone other than this party completed the link/s);
+    const rows = await against.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+    assert.deepEqual(rows, [
+      ['Name', 'Oliver James Kingsley', 'Oliver James KINGSLEY', 'MATCH'],
+      ['Date of birth', entered, registerBorn, 'MISMATCH'],
+    ]);
+    await capture(page, 'console/review-date-of-birth');
+  });
+
+  it('a hand-built person in review has no register to compare with', async () => {
+    const created = await createVerification(t, partner, { mode: 'TPB_POI', individuals: [{ role: 'AUTHORISED_REP' }] });
+    const individualId = created.individuals[0]!.id;
+    await submitted(await openLink(t, (await mintLinks(t, partner, created.id)).get(individualId)!), 'Review', '1966-05-09');
+    await page.goto(`${t.baseUrl}/console/reviews/${created.id}/${individualId}`);
+    assert.equal(await page.locator('h2:text("Who they said they are")').count(), 1);
+    assert.equal(await page.locator('#against-register').count(), 0);
+    assert.doesNotMatch(await page.locator('main').innerText(), /Register: \d/);
+  });
+});
