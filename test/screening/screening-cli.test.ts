@@ -84,7 +84,7 @@ describe('pvs screening while the server runs', () => {
 
   it('the sandbox starts with the fixture list loaded and the sandbox registers, and says so', async () => {
     assert.match(server.stdout, /Screening: the sandbox fixture list \(\d+ entries\) was loaded as list version 1/);
-    assert.match(server.stdout, /Registers: sandbox \(the CONTRACT §13 test numbers and synthetic companies\)/);
+    assert.match(server.stdout, /Registers: sandbox \(the test numbers in docs\/lookups.md, and a synthetic business for any other valid number\)/);
     const status = onlyJsonObject((await run(site, ['screening', 'status', '--json'])).stdout) as { version: number; lists: Array<{ list: string }> };
     assert.deepEqual([status.version, status.lists.map((l) => l.list)], [1, ['sandbox-fixture']]);
   });
