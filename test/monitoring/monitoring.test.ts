@@ -56,7 +56,7 @@ describe('subscriptions', () => {
       [{ enabled: true, coverage: [] }, '/coverage'],
       [{ enabled: true, coverage: ['SANCTIONS', 'SANCTIONS'] }, '/coverage'],
       [{ enabled: true, coverage: ['WATCHLIST'] }, '/coverage/0'],
-      [{ enabled: true, coverage: ['PEP'], dateOfBirth: '1961-03-14' }, '/dateOfBirth'],
+      [{ enabled: true, coverage: ['PEP'], screenAs: 'BUSINESS', dateOfBirth: '1961-03-14' }, '/dateOfBirth'],
       [{ enabled: true, coverage: ['PEP'], screenAs: 'PERSON', dateOfBirth: '14/03/1961' }, '/dateOfBirth'],
       [{ enabled: true, coverage: ['PEP'], countries: ['Australia'] }, '/countries/0'],
       [{ enabled: 'yes', coverage: ['PEP'] }, '/enabled'],

@@ -31,7 +31,7 @@ export function registerMonitoringRoutes(api: PartnerApi, deps: { subscriptions:
       schema: {
         tags,
         summary: 'Switch monitoring on or off for a contact',
-        description: `enabled true (with coverage) screens the contact at once and after every new list version; monitoring.subscription.enabled follows when the first screening has run (status PENDING until then), with coverage_mismatch when the lists cannot cover what you asked (ADVERSE_MEDIA has no source). The contact’s name is screened as screenAs says (BUSINESS by default). enabled false stops it at once (monitoring.subscription.disabled). Sending the same settings again changes nothing and sends nothing. An archived contact cannot be enabled (409 INVALID_STATE). ${eligibility}`,
+        description: `enabled true (with coverage) screens the contact at once and after every new list version; monitoring.subscription.enabled follows when the first screening has run (status PENDING until then), with coverage_mismatch when the lists cannot cover what you asked (ADVERSE_MEDIA has no source). The contact’s name is screened as screenAs says: against people and businesses alike unless you narrow it (ANY by default). enabled false stops it at once (monitoring.subscription.disabled). Sending the same settings again changes nothing and sends nothing. An archived contact cannot be enabled (409 INVALID_STATE). ${eligibility}`,
         operationId: 'putContactMonitoring',
         params: ContactParams,
         body: PutSubscriptionBody,

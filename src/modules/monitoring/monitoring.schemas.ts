@@ -14,7 +14,7 @@ export const subscriptionStatuses = ['PENDING', 'ACTIVE', 'ERROR', 'DISABLED'] a
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 export const errorCodes = ['NO_LIST_LOADED', 'SCREENING_FAILED'] as const;
 export type SubscriptionErrorCode = (typeof errorCodes)[number];
-export const screenAsValues = ['BUSINESS', 'PERSON'] as const;
+export const screenAsValues = ['ANY', 'BUSINESS', 'PERSON'] as const;
 export type ScreenAs = (typeof screenAsValues)[number];
 export const alertStatuses = ['OPEN', 'CONFIRMED', 'DISMISSED'] as const;
 export type AlertStatus = (typeof alertStatuses)[number];
@@ -23,7 +23,7 @@ export type Decision = (typeof decisions)[number];
 
 const CoverageList = (description: string) => Type.Array(literals(coverages, 'A kind of list.'), { uniqueItems: true, description });
 const Country = Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', 'x-message': 'must be an ISO 3166-1 alpha-2 code in capitals, such as AU', description: 'ISO 3166-1 alpha-2.' });
-const DateOfBirth = Type.String({ format: 'date', maxLength: 10, description: 'YYYY-MM-DD; only with screenAs PERSON.' });
+const DateOfBirth = Type.String({ format: 'date', maxLength: 10, description: 'YYYY-MM-DD; with screenAs ANY or PERSON. It narrows person matches only (evidence for or against), never business ones.' });
 
 export const PutSubscriptionBody = Type.Object(
   {
@@ -36,7 +36,7 @@ export const PutSubscriptionBody = Type.Object(
         description: 'What to screen against; required when enabling. ADVERSE_MEDIA has no source in PVS: asking for it is answered with monitoring.subscription.coverage_mismatch.',
       }),
     ),
-    screenAs: Type.Optional(literals(screenAsValues, 'Screen the contact’s name as a business (the default) or as a person.')),
+    screenAs: Type.Optional(literals(screenAsValues, 'How the contact’s name is screened: ANY (the default) against people and businesses alike, each with its own rules; BUSINESS or PERSON to narrow it to one kind.')),
     dateOfBirth: Type.Optional(DateOfBirth),
     countries: Type.Optional(Type.Array(Country, { maxItems: 5, uniqueItems: true, description: 'Countries of citizenship, residence or registration: evidence for or against a match, never a match alone.' })),
   },

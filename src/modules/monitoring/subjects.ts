@@ -1,6 +1,8 @@
 // What is screened for a monitored contact, and how PVS tells that it changed. The contact's name is
-// screened as a business or as a person (the subscription's screenAs); a person's date of birth and any
-// countries are evidence for or against a match, never a match alone (docs/monitoring.md).
+// screened as the subscription's screenAs says: against people and businesses alike (ANY, the default:
+// a contact whose kind PVS does not know must not miss a listed person), or as one of them. A date of
+// birth and any countries are evidence for or against a match, never a match alone; a date of birth
+// counts for person entries only (docs/monitoring.md).
 import { hmacHex } from '../../platform/crypto.ts';
 import type { RescreenSubject } from '../screening/screening.service.ts';
 import type { MonitoredRow } from './monitoring.repository.ts';
@@ -9,6 +11,14 @@ import { coverages, type Coverage } from './monitoring.schemas.ts';
 export function subjectOf(row: MonitoredRow, dateOfBirth: string | null): RescreenSubject {
   if (row.screen_as === 'PERSON') {
     return { subjectId: row.contact_id, kind: 'person', person: { names: [row.name], dateOfBirth: dateOfBirth ?? undefined, countries: row.countries } };
+  }
+  if (row.screen_as === 'ANY') {
+    return {
+      subjectId: row.contact_id,
+      kind: 'any',
+      person: { names: [row.name], dateOfBirth: dateOfBirth ?? undefined, countries: row.countries },
+      business: { name: row.name, countries: row.countries },
+    };
   }
   return { subjectId: row.contact_id, kind: 'business', business: { name: row.name, countries: row.countries } };
 }

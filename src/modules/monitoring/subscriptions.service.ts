@@ -37,7 +37,7 @@ export function createSubscriptionService(deps: SubscriptionDeps) {
         errorCode: null,
         coverage: [],
         observedCoverage: null,
-        screenAs: 'BUSINESS',
+        screenAs: 'ANY',
         dateOfBirth: null,
         countries: [],
         listVersion: null,
@@ -80,7 +80,7 @@ export function createSubscriptionService(deps: SubscriptionDeps) {
   function checkBody(body: PutSubscriptionBody): void {
     const problems: FieldProblem[] = [];
     if (body.enabled && body.coverage === undefined) problems.push({ pointer: '/coverage', message: 'is required when enabled is true' });
-    if (body.dateOfBirth !== undefined && body.screenAs !== 'PERSON') problems.push({ pointer: '/dateOfBirth', message: 'is allowed only with screenAs PERSON' });
+    if (body.dateOfBirth !== undefined && body.screenAs === 'BUSINESS') problems.push({ pointer: '/dateOfBirth', message: 'is not allowed with screenAs BUSINESS: a business has no date of birth' });
     if (problems.length > 0) throw fieldProblems(problems);
   }
 
@@ -107,7 +107,8 @@ export function createSubscriptionService(deps: SubscriptionDeps) {
 
         const wanted = {
           coverage: canonicalCoverage(body.coverage!),
-          screen_as: body.screenAs ?? 'BUSINESS',
+          // Not said: people and businesses alike, so that a listed person is never missed (decision 127).
+          screen_as: body.screenAs ?? 'ANY',
           dateOfBirth: body.dateOfBirth ?? null,
           countries: [...(body.countries ?? [])].sort(),
         };

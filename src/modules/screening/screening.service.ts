@@ -33,7 +33,12 @@ export interface BusinessSubject {
   countries?: string[];
 }
 
-export type RescreenSubject = { subjectId: string } & ({ kind: 'person'; person: PersonSubject } | { kind: 'business'; business: BusinessSubject });
+/** A subject of kind `any` (a name PVS cannot tell is a person's or a business's) is screened as both. */
+export type RescreenSubject = { subjectId: string } & (
+  | { kind: 'person'; person: PersonSubject }
+  | { kind: 'business'; business: BusinessSubject }
+  | { kind: 'any'; person: PersonSubject; business: BusinessSubject }
+);
 
 export interface RescreenResult {
   subjectId: string;
@@ -65,6 +70,30 @@ export type ScreeningService = ReturnType<typeof createScreeningService>;
 
 const personQuery = (p: PersonSubject): ScreeningQuery => ({ kind: 'person', names: p.names, dateOfBirth: p.dateOfBirth, countries: p.countries });
 const businessQuery = (b: BusinessSubject): ScreeningQuery => ({ kind: 'business', names: [b.name], identifiers: b.identifiers, countries: b.countries });
+
+/** The queries a subject is screened with: a person's, a business's, or both. */
+function queriesOf(subject: RescreenSubject): ScreeningQuery[] {
+  if (subject.kind === 'person') return [personQuery(subject.person)];
+  if (subject.kind === 'business') return [businessQuery(subject.business)];
+  return [personQuery(subject.person), businessQuery(subject.business)];
+}
+
+/**
+ * A subject's matches in an index: person entries by the person rules and business entries by the
+ * business rules (a query reaches only entries of its kind), an entry met twice counted once at its best
+ * score, best first. This is OpenSanctions' `LegalEntity`: compared with people and organisations alike.
+ */
+function searchSubject(index: ScreeningIndex, subject: RescreenSubject, threshold: number): Match[] {
+  const queries = queriesOf(subject);
+  if (queries.length === 1) return index.search(queries[0]!, threshold);
+  const best = new Map<string, Match>();
+  for (const match of queries.flatMap((q) => index.search(q, threshold))) {
+    const key = `${match.entry.list}|${match.entry.entryId}`;
+    const seen = best.get(key);
+    if (!seen || match.score > seen.score) best.set(key, match);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score);
+}
 
 function searchQuery(input: SearchInput): OneOffQuery {
   const countries = input.country ? [input.country] : undefined;
@@ -131,8 +160,7 @@ export function createScreeningService(deps: {
       const since = options.sinceVersion ?? loaded.version - 1;
       const earlier = since >= 1 ? await repo.entryHashesOfVersion(deps.db, since) : new Map<string, string>();
       for await (const subject of subjects) {
-        const query = subject.kind === 'person' ? personQuery(subject.person) : businessQuery(subject.business);
-        const matches = loaded.index.search(query, deps.threshold).filter((m) => earlier.get(`${m.entry.list}|${m.entry.entryId}`) !== m.entry.contentHash);
+        const matches = searchSubject(loaded.index, subject, deps.threshold).filter((m) => earlier.get(`${m.entry.list}|${m.entry.entryId}`) !== m.entry.contentHash);
         if (matches.length > 0) yield { subjectId: subject.subjectId, listVersion: loaded.version, matches };
       }
     },
@@ -151,7 +179,7 @@ export function createScreeningService(deps: {
 
     /** One subject against a given index, at the configured threshold. */
     searchIn(index: ScreeningIndex, subject: RescreenSubject): Match[] {
-      return index.search(subject.kind === 'person' ? personQuery(subject.person) : businessQuery(subject.business), deps.threshold);
+      return searchSubject(index, subject, deps.threshold);
     },
 
     /** `pvs screening search` on this node's index. */

@@ -13,6 +13,8 @@ import { badge, choices, details, errorSummary, filters, idText, notice, pageHea
 import type { ConsoleDeps } from './console-deps.ts';
 import { cellOf, filterOf, idParam, operatorActor, pageQuery, partnerLink } from './console-common.ts';
 
+const screenedAs: Record<string, string> = { ANY: 'a person or a business', BUSINESS: 'a business', PERSON: 'a person' };
+
 const noteLimit = 2000;
 const alertPath = (id: string) => `/console/alerts/${id}`;
 const decisionLabels = { TRUE_MATCH: 'True match', FALSE_POSITIVE: 'False positive' } as const;
@@ -130,7 +132,7 @@ ${section(
     ['Status', badge(alert.status)],
     ['Partner', html`${partnerLink(alert.partnerId, names)} ${idText(alert.partnerId)}`],
     ['Contact', html`${alert.contact.name}<br>${idText(alert.contactId)}`],
-    ['Screened as', alert.contact.screenAs ? alert.contact.screenAs.toLowerCase() : null],
+    ['Screened as', alert.contact.screenAs ? screenedAs[alert.contact.screenAs] : null],
     ['Countries', list(alert.contact.countries)],
     ['Raised', when(alert.createdAt)],
   ]),
