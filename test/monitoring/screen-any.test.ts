@@ -42,6 +42,16 @@ describe('screenAs not said: people and businesses alike', () => {
     assert.deepEqual((await alertsOf(t, partner, `?contactId=${contact.id}`)).map((a) => a.entry.entryId), ['fx-northwind']);
   });
 
+  it('a name that says it is a business’s (legal form, entity word, ampersand) meets business entries only', async () => {
+    for (const name of ['Boris Karlov Pty Ltd', 'Karlov & Sons', 'Boris Karlov Family Trust']) {
+      const contact = await createContact(t, partner, { name });
+      await enable(t, partner, contact.id);
+      await runDueJobs(t);
+      assert.deepEqual(await alertsOf(t, partner, `?contactId=${contact.id}`), [], name);
+      assert.equal((await subscriptionOf(t, partner, contact.id)).status, 'ACTIVE', name);
+    }
+  });
+
   it('BUSINESS still narrows it: a person-named contact screened as a business is not alerted by a person entry', async () => {
     const contact = await createContact(t, partner, { name: 'Boris Ivanovich Karlov' });
     await enable(t, partner, contact.id, { screenAs: 'BUSINESS' });

@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { createCurrentIndex, type LoadedIndex } from './current-index.ts';
 import { createListImporter, type ImportRequest, type ImportResult } from './list-import.ts';
 import type { EntryKind, ScreeningCategory } from './list-entry.ts';
+import { namesABusiness } from './matching/normalise.ts';
 import { buildIndex, type Match, type ScreeningIndex, type ScreeningQuery } from './matching/screening-index.ts';
 import { searchOnce, type OneOffQuery } from './one-off-search.ts';
 import * as repo from './screening.repository.ts';
@@ -71,10 +72,14 @@ export type ScreeningService = ReturnType<typeof createScreeningService>;
 const personQuery = (p: PersonSubject): ScreeningQuery => ({ kind: 'person', names: p.names, dateOfBirth: p.dateOfBirth, countries: p.countries });
 const businessQuery = (b: BusinessSubject): ScreeningQuery => ({ kind: 'business', names: [b.name], identifiers: b.identifiers, countries: b.countries });
 
-/** The queries a subject is screened with: a person's, a business's, or both. */
+/**
+ * The queries a subject is screened with: a person's, a business's, or both. A subject of unknown kind
+ * whose name says it is a business's (a legal form, an entity word, an ampersand) is not one person, so
+ * it meets business entries only: "Williams & Smith Cafe Pty Ltd" is not William Smith (decision 127).
+ */
 function queriesOf(subject: RescreenSubject): ScreeningQuery[] {
   if (subject.kind === 'person') return [personQuery(subject.person)];
-  if (subject.kind === 'business') return [businessQuery(subject.business)];
+  if (subject.kind === 'business' || namesABusiness(subject.business.name)) return [businessQuery(subject.business)];
   return [personQuery(subject.person), businessQuery(subject.business)];
 }
 

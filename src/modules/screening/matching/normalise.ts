@@ -17,6 +17,23 @@ const companyNoise = new Set(
     'wll the and').split(' '),
 );
 
+/**
+ * Words only a business's name carries: legal forms, and the entity words of Australian structures. A
+ * name with one of them, or an ampersand, says it is not one person's (decision 127).
+ */
+const businessMarkers = new Set(
+  [...companyNoise].filter((w) => !['the', 'and', 'co'].includes(w)).concat('trust', 'trustee', 'fund', 'partnership', 'partners', 'association', 'foundation', 'holdings', 'group', 'enterprises'),
+);
+
+/** Whether a name says by itself that it is a business's ("Smith & Jones", "Wattle Nominees Pty Ltd"). */
+export function namesABusiness(name: string): boolean {
+  if (name.includes('&')) return true;
+  return anyAscii(name)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => businessMarkers.has(word));
+}
+
 /** "bin Salman" is "Salman": the patronymic particle is often left out. */
 const droppedParticles = new Set(['bin', 'ibn', 'bint', 'binti']);
 /** The Arabic article joins its noun, so El-Sayed, El Sayed and Elsayed are one token. */
