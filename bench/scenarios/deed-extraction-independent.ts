@@ -16,6 +16,7 @@
 // No database: the scenario runs once, on the run's first back-end.
 import os from 'node:os';
 import { readDeedPages } from '../../src/modules/deeds/pipeline/read-pages.ts';
+import { withoutDatesOfBirth } from '../../src/modules/deeds/quotes.ts';
 import type { DeedExtraction, DeedPage } from '../../src/providers/extractor/deed-payload.ts';
 import { createRulesExtractor } from '../../src/providers/extractor/rules-extractor.ts';
 import type { DeedCase } from '../../test/helpers/deed-corpus/index.ts';
@@ -42,7 +43,8 @@ async function pagesOf(c: IndependentCase): Promise<DeedPage[] | null> {
 async function scoreCase(c: IndependentCase, pages: DeedPage[] | null): Promise<DeedScore> {
   const extractor = createRulesExtractor();
   const result = pages ? await extractor.extract(pages) : null;
-  const extraction: DeedExtraction = result?.ok ? result.extraction : { trust: null, parties: [], beneficiaryClasses: [] };
+  // Scored as the payload a partner receives: the deed pipeline cuts a quote where a date of birth begins.
+  const extraction: DeedExtraction = result?.ok ? withoutDatesOfBirth(result.extraction) : { trust: null, parties: [], beneficiaryClasses: [] };
   const score = scoreExtraction(c.id, c.truth as unknown as DeedCase['truth'], extraction, result?.ok ? pages! : undefined);
   if (!pages) score.problems.push('the pages could not be read');
   else if (!result?.ok) score.problems.push(`extractor answered ${result?.reason}`);

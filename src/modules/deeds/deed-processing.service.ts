@@ -21,7 +21,7 @@ import { DeedExtraction, type DeedPage } from '../../providers/extractor/deed-pa
 import type { PdfInspection } from './deeds.service.ts';
 import { maxDeedBytes, maxDeedPages } from './deeds.service.ts';
 import * as repo from './deeds.repository.ts';
-import { quotesFound } from './quotes.ts';
+import { quotesFound, withoutDatesOfBirth } from './quotes.ts';
 
 export type PageReading = { ok: true; pages: DeedPage[]; ocrPages: number } | { ok: false; reason: 'NOT_A_PDF' | 'OCR_FAILED' | 'TFN_CONTENT_DETECTED' | 'TIMED_OUT' };
 
@@ -67,8 +67,10 @@ export function createDeedProcessingService(deps: DeedProcessingDeps) {
       if (extracted.reason === 'UNAVAILABLE' && ctx.attempt < ctx.maxAttempts) throw new Error('The deed extractor is unavailable; the analysis will be tried again');
       return { ok: false, reason: extracted.reason === 'UNAVAILABLE' ? 'ANALYSIS_UNAVAILABLE' : 'EXTRACTION_INVALID_OUTPUT' };
     }
-    const { extraction } = extracted;
-    if (!Value.Check(DeedExtraction, extraction) || !quotesFound(extraction, reading.pages)) return { ok: false, reason: 'EXTRACTION_INVALID_OUTPUT' };
+    if (!Value.Check(DeedExtraction, extracted.extraction)) return { ok: false, reason: 'EXTRACTION_INVALID_OUTPUT' };
+    // No date of birth leaves in a quote (an SMSF deed prints `born …` beside its member-trustees).
+    const extraction = withoutDatesOfBirth(extracted.extraction);
+    if (!quotesFound(extraction, reading.pages)) return { ok: false, reason: 'EXTRACTION_INVALID_OUTPUT' };
     return { ok: true, extraction, ocrPages: reading.ocrPages };
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DeedExtraction } from '../../providers/extractor/deed-payload.ts';
-import { quoteOnPage, quotesFound } from './quotes.ts';
+import { quoteOnPage, quotesFound, withoutDatesOfBirth } from './quotes.ts';
 
 const page = { number: 3, text: 'The Appointor of the Trust is\nPriscilla  Mary FAIRBAIRN of 4 Wattle Lane,\nToowong.', source: 'TEXT_LAYER' as const };
 
@@ -23,5 +23,19 @@ describe('quotes', () => {
     assert.ok(quotesFound(extraction, [page]));
     assert.equal(quotesFound({ ...extraction, parties: [party, { ...party, sourcePage: 2 }] }, [page]), false);
     assert.ok(quotesFound({ trust: null, parties: [], beneficiaryClasses: [] }, []));
+  });
+
+  it('cuts a party’s quote where a date of birth is introduced, leaving text still verbatim on its page', () => {
+    const smsf = { number: 2, text: 'Member trustees: Amelia Layla HARGREAVES, born 16 June 1950, of 3 Gum Road, Bowral NSW 2576', source: 'TEXT_LAYER' as const };
+    const party = { role: 'TRUSTEE' as const, partyKind: 'INDIVIDUAL' as const, businessName: null, firstName: 'Amelia Layla', lastName: 'HARGREAVES', acn: null, abn: null, address: null, confidence: 'HIGH' as const, sourcePage: 2 };
+    const quoted = (sourceQuote: string) => withoutDatesOfBirth({ trust: null, parties: [{ ...party, sourceQuote }], beneficiaryClasses: [] });
+    const cut = quoted('Amelia Layla HARGREAVES, born 16 June 1950, of 3 Gum Road');
+    assert.equal(cut.parties[0]!.sourceQuote, 'Amelia Layla HARGREAVES');
+    assert.ok(quotesFound(cut, [smsf]));
+    assert.equal(quoted('Jo Smith (date of birth: 1 May 1960)').parties[0]!.sourceQuote, 'Jo Smith');
+    assert.equal(quoted('Jo Smith DOB 01/05/1960').parties[0]!.sourceQuote, 'Jo Smith');
+    assert.equal(quoted('Jo Osborne of 3 Gum Road').parties[0]!.sourceQuote, 'Jo Osborne of 3 Gum Road', 'a name with born in it is not cut');
+    // A quote that is only a date of birth is emptied, and an empty quote is refused: nothing is sent.
+    assert.equal(quotesFound(quoted('born 16 June 1950'), [smsf]), false);
   });
 });
