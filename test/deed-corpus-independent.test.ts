@@ -14,7 +14,11 @@ import {
   type IndependentCase,
   type TruthParty,
 } from './helpers/deed-corpus-independent/index.ts';
+import { backend } from './helpers/database.ts';
 import { pdfText } from './helpers/pdf-text.ts';
+
+// Rendering and scanning the corpus does not touch a database: one CI pass is enough.
+const skip = backend === 'postgres' && 'the corpus does not depend on the database back-end: PGlite pass only';
 
 const development = independentCorpus({ half: 'development' });
 const heldOut = independentCorpus({ half: 'held-out' });
@@ -60,7 +64,7 @@ function textOf(c: IndependentCase): Promise<string> {
   return text;
 }
 
-describe('the independent deed corpus: its halves', () => {
+describe('the independent deed corpus: its halves', { skip }, () => {
   it('has at least 24 cases in each half, 12 born-digital and 12 scanned at least, with every layout in both forms', () => {
     for (const half of [development, heldOut]) {
       assert.ok(half.length >= 24, `${half.length} cases`);
@@ -84,7 +88,7 @@ describe('the independent deed corpus: its halves', () => {
   });
 });
 
-describe('the independent deed corpus: determinism', () => {
+describe('the independent deed corpus: determinism', { skip }, () => {
   it('gives the same truth for the same seed', () => {
     for (const c of everyCase) {
       const again = createIndependentCase(c.seed, c.scanned);
@@ -110,7 +114,7 @@ describe('the independent deed corpus: determinism', () => {
   });
 });
 
-describe('the independent deed corpus: the truth is a valid payload', () => {
+describe('the independent deed corpus: the truth is a valid payload', { skip }, () => {
   it('carries ACNs and ABNs only as digits with valid check digits', () => {
     let acns = 0;
     for (const c of everyCase) {
@@ -171,7 +175,7 @@ describe('the independent deed corpus: the truth is a valid payload', () => {
   });
 });
 
-describe('the independent deed corpus: the truth is in the deed', () => {
+describe('the independent deed corpus: the truth is in the deed', { skip }, () => {
   it('every case is printed on 2–12 pages (born-digital) or 1–3 (scanned), with names, numbers, addresses and dates the truth gives', async () => {
     for (const c of everyCase) {
       const pages = await pdfText(await c.sourcePdf());
@@ -206,7 +210,7 @@ describe('the independent deed corpus: the truth is in the deed', () => {
   });
 });
 
-describe('the independent deed corpus: scanned cases', () => {
+describe('the independent deed corpus: scanned cases', { skip }, () => {
   for (const c of everyCase.filter((o) => o.scanned)) {
     it(`${c.id} is image-only, page for page`, async () => {
       const scanned = await pdfText(await c.pdf());
