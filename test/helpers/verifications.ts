@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { sampleJpeg, samplePng } from '../fixtures/images.ts';
 import { runDueJobs } from './billing.ts';
 import type { TestContext, TestPartner } from './context.ts';
+import { settledLookup } from './lookups.ts';
 
 export interface FormFile {
   bytes: Buffer;
@@ -120,3 +121,23 @@ export async function attemptChecked(t: TestContext, p: Person, lastName: string
 export async function verificationEvents(t: TestContext, requestId: string) {
   return t.services.db.query<{ type: string; payload: Record<string, unknown> }>('SELECT type, payload FROM events WHERE subject_id = $1 ORDER BY id', [requestId]);
 }
+
+/**
+ * Oliver James KINGSLEY of WATTLE CREEK LOGISTICS PTY LTD (the sandbox's 54 222 222 228), bound from a
+ * settled lookup: the request, his individual, his link opened, and the date of birth the sandbox
+ * register holds for him (decision 122 compares the one he enters with it).
+ */
+export async function lookupBoundKingsley(t: TestContext, partner: TestPartner): Promise<{ requestId: string; individualId: string; person: Person; registerBorn: string }> {
+  const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
+  const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
+  const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
+  const individualId = created.individuals[0]!.id;
+  const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
+  const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
+  assert.ok(details.ok && details.value[0]?.dateOfBirth, 'the sandbox register holds a date of birth for Kingsley');
+  const token = (await mintLinks(t, partner, created.id)).get(individualId)!;
+  return { requestId: created.id, individualId, person: await openLink(t, token), registerBorn: details.value[0].dateOfBirth };
+}
+
+/** A date a year before `date` (YYYY-MM-DD): one that is not the register's. */
+export const anotherDate = (date: string) => `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;

@@ -13,8 +13,7 @@ import type { Registers } from '../../src/providers/register/index.ts';
 import { documentEvidence } from '../../src/web/console/review-evidence.ts';
 import { runDueJobs } from '../helpers/billing.ts';
 import { createTestContext, type TestContext, type TestOperator, type TestPartner } from '../helpers/context.ts';
-import { settledLookup } from '../helpers/lookups.ts';
-import { createVerification, mintLinks, openLink, passport, personDetails, verificationEvents, type Person } from '../helpers/verifications.ts';
+import { anotherDate, createVerification, lookupBoundKingsley, mintLinks, openLink, passport, personDetails, verificationEvents, type Person } from '../helpers/verifications.ts';
 
 const clock = createManualClock(new Date('2026-11-24T09:00:00.000Z'));
 let t: TestContext;
@@ -73,21 +72,7 @@ async function read(requestId: string): Promise<Read> {
   return res.json();
 }
 
-/**
- * Oliver James KINGSLEY of WATTLE CREEK LOGISTICS PTY LTD (CONTRACT §13: 54 222 222 228), bound from a
- * lookup: his link opened, and the date of birth the sandbox register holds for him.
- */
-async function kingsley(): Promise<{ requestId: string; individualId: string; person: Person; registerBorn: string }> {
-  const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
-  const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
-  const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
-  const individualId = created.individuals[0]!.id;
-  const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
-  const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
-  assert.ok(details.ok && details.value[0]?.dateOfBirth, 'the sandbox register holds a date of birth for Kingsley');
-  const token = (await mintLinks(t, partner, created.id)).get(individualId)!;
-  return { requestId: created.id, individualId, person: await openLink(t, token), registerBorn: details.value[0].dateOfBirth };
-}
+const kingsley = () => lookupBoundKingsley(t, partner);
 
 /** Every step saved as an ordinary name with this date of birth, submitted, and the check job run. */
 async function checked(person: Person, dateOfBirth: string, lastName = 'Kingsley'): Promise<void> {
@@ -101,8 +86,6 @@ async function checked(person: Person, dateOfBirth: string, lastName = 'Kingsley
 const registerCheck = (individual: Read['individuals'][number]) => individual.checkResults.find((c) => c.checkType === 'REGISTER_DATE_OF_BIRTH');
 
 /** Another date: a year earlier, the same day and month (an easy slip, or a parent's). */
-const anotherDate = (date: string) => `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
-
 describe('a lookup-bound person’s date of birth against the register’s', () => {
   it('the same date passes as before, with a check that says it is the register’s', async () => {
     const { requestId, person, registerBorn } = await kingsley();

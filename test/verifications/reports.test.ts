@@ -14,7 +14,7 @@ import { runDueJobs } from '../helpers/billing.ts';
 import { createTestContext, type TestContext, type TestOperator, type TestPartner } from '../helpers/context.ts';
 import { settledLookup } from '../helpers/lookups.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { attemptChecked, createVerification, mintLinks, openLink, passport, personDetails, submitAttempt } from '../helpers/verifications.ts';
+import { anotherDate, attemptChecked, createVerification, lookupBoundKingsley, mintLinks, openLink, passport, personDetails, submitAttempt } from '../helpers/verifications.ts';
 
 const clock = createManualClock(new Date('2026-11-24T09:00:00.000Z'));
 let t: TestContext;
@@ -107,15 +107,9 @@ describe('the entity report', () => {
   });
 
   it('sets a date of birth that is not the register’s beside the register’s, in both reports (decision 122)', async () => {
-    const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
-    const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
-    const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
-    const individualId = created.individuals[0]!.id;
-    const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
-    const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
-    const registerBorn = details.ok ? details.value[0]!.dateOfBirth! : '';
-    const entered = registerBorn.startsWith('1966') ? '1967-05-09' : '1966-05-09';
-    const person = await openLink(t, (await mintLinks(t, partner, created.id)).get(individualId)!);
+    const { requestId, individualId, person, registerBorn } = await lookupBoundKingsley(t, partner);
+    const created = { id: requestId };
+    const entered = anotherDate(registerBorn);
     for (const res of [await person.details(personDetails('Kingsley', { firstName: 'Oliver', middleName: 'James', dateOfBirth: entered })), await person.document(), await person.selfie()]) {
       assert.equal(res.statusCode, 200, res.body);
     }

@@ -9,8 +9,7 @@ import { sandboxScreeningFixture } from '../../src/cli/serve.ts';
 import { runDueJobs } from '../helpers/billing.ts';
 import { browserSkipReason, createServedContext, launchBrowser } from '../helpers/browser.ts';
 import type { TestContext, TestPartner } from '../helpers/context.ts';
-import { settledLookup } from '../helpers/lookups.ts';
-import { createVerification, mintLinks, openLink, passport, personDetails, photo, type Person } from '../helpers/verifications.ts';
+import { anotherDate, createVerification, lookupBoundKingsley, mintLinks, openLink, passport, personDetails, photo, type Person } from '../helpers/verifications.ts';
 import { capture, createConsoleOperator, newWebContext, signIn } from '../helpers/web.ts';
 
 const skip = browserSkipReason();
@@ -44,15 +43,10 @@ describe('a review of a date of birth that is not the register’s, in the conso
   }
 
   it('says why, sets the two dates side by side with the names, and what a difference means', async () => {
-    const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
-    const party = lookup.individuals.find((i) => i.name.includes('KINGSLEY'))!;
-    const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId, individuals: [{ idvEntityId: party.idvEntityId }] });
-    const individualId = created.individuals[0]!.id;
-    const [entity] = await t.services.db.query<{ party_ref: string }>('SELECT party_ref FROM idv_entities WHERE id = $1', [party.idvEntityId]);
-    const details = await t.services.registers.reports.personDetails([entity!.party_ref]);
-    const registerBorn = details.ok ? details.value[0]!.dateOfBirth! : '';
-    const entered = registerBorn.startsWith('1966') ? '1967-05-09' : '1966-05-09';
-    await submitted(await openLink(t, (await mintLinks(t, partner, created.id)).get(individualId)!), 'Kingsley', entered);
+    const { requestId, individualId, person, registerBorn } = await lookupBoundKingsley(t, partner);
+    const created = { id: requestId };
+    const entered = anotherDate(registerBorn);
+    await submitted(person, 'Kingsley', entered);
 
     await page.goto(`${t.baseUrl}/console/reviews/${created.id}/${individualId}`);
     const why = await page.locator('dt:has-text("Why") + dd').innerText();
