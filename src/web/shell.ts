@@ -22,20 +22,26 @@ export interface ShellOptions {
 
 const areaNames = { portal: 'Partner portal', console: 'Operator console' } as const;
 
+/** The <head> every page of ours has: the shared stylesheet and script (no inline code: the CSP), and any stylesheet of its own. */
+export function pageHead(title: string, stylesheets: string[] = []): Html {
+  return html`<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${title}</title>
+<link rel="stylesheet" href="/web/assets/app.css">
+${stylesheets.map((href) => html`<link rel="stylesheet" href="${href}">
+`)}<script src="/web/assets/app.js" defer></script>
+</head>`;
+}
+
 export function renderShell(options: ShellOptions): string {
   const { viewer } = options;
   const areaName = areaNames[options.area];
   return `<!doctype html>${
     html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${options.title} · PVS ${areaName}</title>
-<link rel="stylesheet" href="/web/assets/app.css">
-<script src="/web/assets/app.js" defer></script>
-</head>
+${pageHead(`${options.title} · PVS ${areaName}`)}
 <body class="area-${options.area}${viewer ? '' : ' signed-out'}">
 <a class="skip-link" href="#main">Skip to main content</a>
 <header class="topbar">

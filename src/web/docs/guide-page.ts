@@ -2,6 +2,7 @@
 // navigation and footer) with one of the guides' own for the text, and the portal's script, which brings
 // the current guide into view in the navigation strip on a phone. No inline script or style.
 import { html } from '../html.ts';
+import { pageHead } from '../shell.ts';
 import { guidePath, guidesPath, indexGuide } from '../../platform/http/guide-links.ts';
 
 export interface GuideLink {
@@ -19,16 +20,7 @@ export function renderGuidePage(options: { title: string; article: string; guide
   const item = (guide: GuideLink, label: string) =>
     html`<li><a href="${guidePath(guide.name)}"${guide.name === options.current ? html` aria-current="page"` : ''}>${label}</a></li>`;
   const top = html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${options.title} · PVS documentation</title>
-<link rel="stylesheet" href="/web/assets/app.css">
-<link rel="stylesheet" href="${guidesPath}/assets/guides.css">
-<script src="/web/assets/app.js" defer></script>
-</head>
+${pageHead(`${options.title} · PVS documentation`, [`${guidesPath}/assets/guides.css`])}
 <body class="area-docs">
 <a class="skip-link" href="#main">Skip to main content</a>
 <header class="topbar">
