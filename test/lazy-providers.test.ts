@@ -7,6 +7,7 @@
 //   - a provider whose package cannot be loaded answers exactly as its outage does, and loads again at the
 //     next use (a child process under fail-loads.mjs, which makes packages fail as a missing one does);
 //   - compiled, the deed page reader's child starts without tsx.
+import { backend } from './helpers/database.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,10 @@ import { createLazyS3Storage } from '../src/providers/storage/lazy-s3-storage.ts
 import type { DocumentStorage } from '../src/providers/storage/storage.ts';
 import { heavyPackages, loadedPackages, matchingPackages, readLoads, recordLoadsHook, recordLoadsVariable } from './helpers/module-loads.ts';
 import { tinyPdf } from './helpers/tiny-pdf.ts';
+
+// Run once, in the PostgreSQL pass (where it is quicker): its children run on their own embedded database,
+// whichever back-end the suite is on.
+const pgliteSkip = backend === 'pglite' && 'PostgreSQL pass only';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,7 +54,7 @@ async function runService<T>(scenario: 'start' | 'failing', hook: string[], env:
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunOutput<T>;
 }
 
-describe('what the service loads', () => {
+describe('what the service loads', { skip: pgliteSkip }, () => {
   it('the recorder sees ES module imports and CommonJS requires', async () => {
     const file = path.join(scratch, 'control.txt');
     const script = "await import('pdfkit'); (await import('node:module')).createRequire(import.meta.url)('sharp');";
@@ -70,7 +75,7 @@ describe('what the service loads', () => {
   });
 });
 
-describe('a heavy provider loads at its first use, once', () => {
+describe('a heavy provider loads at its first use, once', { skip: pgliteSkip }, () => {
   /** A loader that counts its calls and settles when told. */
   function gatedLoader<T>(value: () => T) {
     let release!: () => void;
@@ -178,7 +183,7 @@ describe('a heavy provider loads at its first use, once', () => {
   });
 });
 
-describe('a heavy provider that cannot be loaded', () => {
+describe('a heavy provider that cannot be loaded', { skip: pgliteSkip }, () => {
   interface Answer {
     status: number;
     contentType?: string;
