@@ -3,8 +3,8 @@
 // extractor or the first corpus), on its development half and its held-out half, apart. Tuning looks at
 // the development half only; the held-out half says how the rules generalise.
 //
-// Born-digital deeds are read from their text layer (pdfjs); scanned ones (300 dpi, noise) by the real
-// pipeline's OCR (readDeedPages, its child process). Both are scored the same way as the first corpus
+// Every deed is read by the real pipeline (readDeedPages, its child process): a born-digital deed's text
+// layer with its line breaks, a scanned one's pages (300 dpi, noise) by OCR. Both are scored the same way as the first corpus
 // (bench/lib/deed-score.ts: party precision, recall, F1; trust fields; schema, quotes on their pages),
 // and every date of birth the deed prints is looked for in the answer: none may come back.
 //
@@ -32,10 +32,9 @@ import { defineScenario } from '../lib/types.ts';
 const goals = { f1: 0.95, scannedF1: 0.85, trustFields: 0.95 };
 type Half = 'development' | 'held-out';
 
+/** The pages as the deed pipeline reads them: the text layer with its line breaks, or OCR. */
 async function pagesOf(c: IndependentCase): Promise<DeedPage[] | null> {
-  const pdf = await c.pdf();
-  if (!c.scanned) return (await pdfText(pdf)).map((text, i) => ({ number: i + 1, text, source: 'TEXT_LAYER' as const }));
-  const reading = await readDeedPages(pdf, { deadlineMs: 900_000, concurrency: os.availableParallelism() });
+  const reading = await readDeedPages(await c.pdf(), { deadlineMs: 900_000, concurrency: os.availableParallelism() });
   return reading.ok ? reading.pages : null;
 }
 

@@ -38,4 +38,22 @@ describe('quotes', () => {
     // A quote that is only a date of birth is emptied, and an empty quote is refused: nothing is sent.
     assert.equal(quotesFound(quoted('born 16 June 1950'), [smsf]), false);
   });
+
+  it('cuts an individual’s quote at any date after their name (a register’s column), and takes dates out of addresses', () => {
+    const party = { role: 'BENEFICIARY' as const, partyKind: 'INDIVIDUAL' as const, businessName: null, firstName: 'Chloé', lastName: 'TRAN', acn: null, abn: null, confidence: 'MEDIUM' as const, sourcePage: 1 };
+    const one = (sourceQuote: string, address: string | null = null) =>
+      withoutDatesOfBirth({ trust: null, parties: [{ ...party, sourceQuote, address: address ? { full: address } : null }], beneficiaryClasses: [] }).parties[0]!;
+    assert.equal(one('TRAN, Chloé 12 July 1971 21 Murray Street').sourceQuote, 'TRAN, Chloé');
+    assert.equal(one('TRAN, Chloé 2 November 21 Murray Street').sourceQuote, 'TRAN, Chloé', 'a date whose year OCR moved away');
+    assert.equal(one('Chloé Tran 03/05/1962 5/62 Jacaranda Avenue').sourceQuote, 'Chloé Tran');
+    // The deed's own date, before the name, stays: it is not the person's.
+    assert.equal(one('THIS DEED is made on 2 December 1998 BY: Chloé TRAN of 21 Murray Street').sourceQuote, 'THIS DEED is made on 2 December 1998 BY: Chloé TRAN of 21 Murray Street');
+    assert.deepEqual(one('Chloé TRAN', '12 July 1971 21 Murray Street, Alice Springs NT 0870').address, { full: '21 Murray Street, Alice Springs NT 0870' });
+    assert.equal(one('Chloé TRAN', '12 July 1971').address, null);
+    assert.deepEqual(one('Chloé TRAN of 25 May Street', '25 May Street, Hobart TAS 7000').address, { full: '25 May Street, Hobart TAS 7000' }, 'a street named for a month');
+    assert.equal(one('Chloé TRAN of 25 May Street').sourceQuote, 'Chloé TRAN of 25 May Street');
+    // A company's quote is cut only where a date of birth is introduced: its dates are the deed's.
+    const company = withoutDatesOfBirth({ trust: null, parties: [{ ...party, partyKind: 'BUSINESS', businessName: 'Tran Pty Ltd', firstName: null, lastName: null, address: null, sourceQuote: 'Tran Pty Ltd, registered 1 May 1990' }], beneficiaryClasses: [] });
+    assert.equal(company.parties[0]!.sourceQuote, 'Tran Pty Ltd, registered 1 May 1990');
+  });
 });

@@ -9,7 +9,9 @@ const page = (number: number, text: string, source: DeedPage['source'] = 'TEXT_L
 
 describe('normalisePage', () => {
   it('makes runs of whitespace one space and straightens quotes and dashes', () => {
-    assert.equal(normalisePage('BY:\n  JOHN\tSMITH  (the “Settlor”) – of\r\n1 Wattle St').text, 'BY: JOHN SMITH (the "Settlor") - of 1 Wattle St');
+    assert.equal(normalisePage('BY:  JOHN\tSMITH  (the “Settlor”) – of  1 Wattle St').text, 'BY: JOHN SMITH (the "Settlor") - of 1 Wattle St');
+    // A run that held a line break is one line break: a table's cell lines have nothing else between them.
+    assert.equal(normalisePage('BY:\n  JOHN\tSMITH  (the “Settlor”) – of\r\n1 Wattle St').text, 'BY:\nJOHN SMITH (the "Settlor") - of\n1 Wattle St');
   });
 
   it('joins a word broken at a line end, and keeps the hyphen of a hyphenated name', () => {

@@ -6,7 +6,11 @@ import type { DeedPage } from './deed-payload.ts';
 import { debrisMask, spaceMissingBefore } from './ocr-text.ts';
 
 export interface DeedText {
-  /** The normalised text of every page, pages joined by one space. */
+  /**
+   * The normalised text of every page, pages joined by one space. A whitespace run that held a line
+   * break is one `\n` (a table's cell lines are its only separators), any other one space: both one
+   * character, so every rule reads `\s`.
+   */
   text: string;
   /** For each character of `text`: its index in its page's original text. */
   origin: Int32Array;
@@ -41,6 +45,7 @@ export function normalisePage(raw: string, options: { ocr?: boolean } = {}): Nor
   const out: string[] = [];
   const origin: number[] = [];
   let pendingSpace = -1;
+  let pendingBreak = false;
   const last = () => out[out.length - 1];
   const skip = options.ocr ? debrisMask(raw) : null;
   for (let i = 0; i < raw.length; i++) {
@@ -48,6 +53,7 @@ export function normalisePage(raw: string, options: { ocr?: boolean } = {}): Nor
     if (c === '\u00AD') continue;
     if (isSpace(c) || skip?.[i]) {
       if (pendingSpace < 0) pendingSpace = i;
+      if (c === '\n' || c === '\r') pendingBreak = true;
       continue;
     }
     const mapped = replacements[c] ?? c;
@@ -75,11 +81,12 @@ export function normalisePage(raw: string, options: { ocr?: boolean } = {}): Nor
     if (pendingSpace < 0 && options.ocr && spaceMissingBefore(raw, i)) pendingSpace = i;
     if (pendingSpace >= 0) {
       if (out.length) {
-        out.push(' ');
+        out.push(pendingBreak ? '\n' : ' ');
         origin.push(pendingSpace);
       }
       pendingSpace = -1;
     }
+    pendingBreak = false;
     for (const m of mapped) {
       out.push(m);
       origin.push(i);
@@ -102,7 +109,7 @@ const pageNumber = /^(?:Page )?[-(]?#[-)]?(?: of #)?$|^Page$/;
 export function repeatedEdges(pages: readonly string[]): Array<{ head: number; tail: number }> {
   const edges = pages.map(() => ({ head: 0, tail: 0 }));
   if (pages.length < 3) return edges;
-  const words = pages.map((p) => p.split(' ').filter(Boolean));
+  const words = pages.map((p) => p.split(/[ \n]/u).filter(Boolean));
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
   const edgeOf = (w: string[], side: 'head' | 'tail', k: number) => (side === 'head' ? w.slice(0, k) : w.slice(-k)).map(maskDigits).join(' ');
   for (const side of ['head', 'tail'] as const) {

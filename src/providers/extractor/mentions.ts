@@ -4,7 +4,7 @@
 // Appointor`). Each is read only where the words around it are a party and nothing else, so the
 // thousands of `the Appointor may remove the Trustee` in the body name no one.
 import { isLeadIn, parsePartyList, type ParsedParty } from './party-parse.ts';
-import { qualifierOf, qualifierSource, roleOf, roleSource, type Qualifier, type RoleKey, ub } from './vocabulary.ts';
+import { nonNameWords, qualifierOf, qualifierSource, roleOf, roleSource, type Qualifier, type RoleKey, ub } from './vocabulary.ts';
 
 export interface Mention {
   role: RoleKey;
@@ -72,10 +72,17 @@ export function partiesBefore(text: string, end: number, floor: number): ParsedP
     if (m[0].startsWith('.') && abbreviation.test(window.slice(0, m.index))) continue;
     start = m.index + m[0].length;
   }
+  // A clause's heading run into its text (`2. GUARDIAN Jane Doe of …`) is not part of the party.
+  const heading = /^\s*(?:\p{Lu}{2,}\s+){1,4}(?=\p{Lu}\p{Ll}|(?:Mr|Mrs|Ms|Dr)\b)/u.exec(window.slice(start));
+  if (heading && heading[0].trim().split(/\s+/u).every((w) => nonNameWords.has(w.toLowerCase()) || roleOf(w) !== null)) start += heading[0].length;
+  // `X Pty Ltd … whose directors are A and B (the "Trustee")`: the company is the party, its directors are
+  // not (their names come from a lookup of its ACN), so the chunk stops where they are introduced.
+  const directors = ub(/,?\s+(?:whose\s+(?:sole\s+)?directors?|(?:its|the)\s+(?:sole\s+)?directors?\s+(?:is|are|being))\b/iu).exec(window.slice(start));
+  const stop = directors ? start + directors.index : window.length;
   const starts = [start];
-  for (const m of window.slice(start).matchAll(ub(/,\s+|\b(?:then|for|to|in\s+favour\s+of|namely)\s+/gu))) starts.push(start + m.index + m[0].length);
+  if (!directors) for (const m of window.slice(start).matchAll(ub(/,\s+|\b(?:then|for|to|in\s+favour\s+of|namely)\s+/gu))) starts.push(start + m.index + m[0].length);
   for (const s of starts) {
-    const chunk = window.slice(s).replace(/[\s,]+$/u, '');
+    const chunk = window.slice(s, stop).replace(/[\s,]+$/u, '');
     if (!chunk) continue;
     const parties = parsePartyList(chunk, { strict: true });
     if (parties) return parties.map((p) => shift(p, from + s));
@@ -166,13 +173,17 @@ export function sentenceMentions(text: string): Mention[] {
     if (!parties?.length || !key || key === 'CLASS') return;
     const roleEnd = m.index! + m[0].length;
     const capacity = ub(/^\s+(?:for|of)\s+(?:the\s+)?((?:[\p{Lu}\d][\p{L}\d&'.-]*\s+|(?:and|of|&)\s+){0,8}?(?:Trust|Fund|Settlement|TRUST|FUND))\b/u).exec(text.slice(roleEnd, roleEnd + 160))?.[1];
-    out.push({ role: key, qualifier, explicitlyNew: isNew(word), source: 'sentence', roleStart: m.index!, roleEnd, parties, ...(capacity ? { capacity } : {}) });
+    // `Guardian of the Trust` is this deed's own trust, by its defined term; only a name is another trust's.
+    const named = capacity && !/^(?:Trust|Fund|Settlement|TRUST|FUND)$/u.test(capacity) ? capacity : undefined;
+    out.push({ role: key, qualifier, explicitlyNew: isNew(word), source: 'sentence', roleStart: m.index!, roleEnd, parties, ...(named ? { capacity: named } : {}) });
   };
   const inSuccession = (at: number) => successorContext.test(text.slice(sentenceStart(text, at), at));
   const backwards: Array<[RegExp, (m: RegExpMatchArray) => Qualifier]> = [
     [ub(new RegExp(`(?:\\s*,?\\s+in\\s+(?:its|his|her|their)(?:\\s+or\\s+(?:his|her))?\\s+capacity)?\\s+as\\s+(?:the\\s+|an?\\s+)?${role}\\b`, 'giu')), (m) => qualifierOf(m[1])],
     [ub(new RegExp(`\\s+(?:hereby\\s+)?(?:retires?|resigns?|is\\s+removed|are\\s+removed|ceases?\\s+to\\s+be|has\\s+ceased\\s+to\\s+be|retired|resigned)\\s+(?:as\\s+|from\\s+(?:the\\s+)?office\\s+of\\s+)?(?:an?\\s+|the\\s+)?${role}\\b`, 'giu')), () => 'retiring'],
     [ub(new RegExp(`\\s+(?:is|are|shall\\s+be|will\\s+be|be)\\s+(?:hereby\\s+)?(?:appointed|nominated)\\s+(?:as\\s+)?(?:an?\\s+|the\\s+)?${role}\\b`, 'giu')), (m) => (qualifierOf(m[1]) === 'current' && inSuccession(m.index!) ? 'successor' : qualifierOf(m[1]))],
+    // `Jane Doe of … is the Guardian of the Trust`.
+    [ub(new RegExp(`\\s+(?:is|are)\\s+(?:the|an?)\\s+${role}\\s+(?:of|for)\\s+(?:the|this)\\s+(?:Trust|Fund|Deed|Settlement)\\b`, 'giu')), (m) => (inSuccession(m.index!) ? 'successor' : qualifierOf(m[1]))],
     [ub(new RegExp(`\\s+(?:shall|will|is\\s+to|are\\s+to)\\s+(?:then\\s+|thereupon\\s+|jointly\\s+|immediately\\s+)?(?:become|be)\\s+(?:the\\s+|an?\\s+)?${role}\\b`, 'giu')), (m) => (inSuccession(m.index!) ? 'successor' : qualifierOf(m[1]))],
   ];
   for (const [pattern, qualify] of backwards) {
@@ -192,14 +203,44 @@ export function sentenceMentions(text: string): Mention[] {
     const q = qualifierOf(as[1]);
     push({ ...as, index: start + as.index } as RegExpMatchArray, parties?.map((p) => shift(p, start)) ?? null, q === 'current' && inSuccession(start) ? 'successor' : q, as[1], as[2]!);
   }
-  // `The first Guardian is Jane Doe of …`, `The initial Appointor shall be …`.
-  for (const m of text.matchAll(new RegExp(`\\b(?:the\\s+)?(?:first|initial|original)\\s+${role}\\s+(?:is|are|shall\\s+be|will\\s+be)\\s+`, 'giu'))) {
-    push(m, partiesAfter(text, m.index + m[0].length, definitionStop), 'current', 'first', m[2]!);
+  // `The first Guardian is Jane Doe of …`, `The initial Appointor shall be …`, `The Appointor of the Trust
+  // is …` (what follows must be a name: `the Appointor shall be the person …` names no one).
+  for (const m of text.matchAll(new RegExp(`\\b(?:(?:the\\s+)?(?:first|initial|original)\\s+|The\\s+)${role}(?:\\s+of\\s+(?:the|this)\\s+(?:Trust|Fund|Deed|Settlement))?\\s+(?:is|are|shall\\s+be|will\\s+be)\\s+`, 'giu'))) {
+    const first = /^(?:the\s+)?(?:first|initial|original)\s/iu.test(m[0]);
+    if (!first && !/^The\s/u.test(m[0])) continue;
+    push(m, partiesAfter(text, m.index + m[0].length, definitionStop), first || !inSuccession(m.index) ? 'current' : 'successor', first ? 'first' : m[1], m[2]!);
   }
   // `the following persons are appointed as successor Appointors in the order named: A and B.`
   for (const m of text.matchAll(new RegExp(`(?:appointed|nominated)\\s+as\\s+(?:the\\s+)?${role}[^:.;]{0,40}:\\s*`, 'giu'))) {
     const q = qualifierOf(m[1]);
     push(m, partiesAfter(text, m.index + m[0].length, definitionStop), q === 'current' && inSuccession(m.index) ? 'successor' : q, m[1], m[2]!);
+  }
+  return out;
+}
+
+const term = String.raw`\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+){0,2}`;
+const definedTerm = new RegExp(String.raw`\(\s*(?:the\s+)?["'“‘]\s*(${term})\s*["'”’]\s*\)`, 'gu');
+const heldOnTrust = ub(new RegExp(String.raw`\b[Tt]he\s+(${term})\s+(?:(?:shall|will|has\s+agreed\s+to|agrees\s+to)\s+)?(?:acquire\s+and\s+)?holds?\s+[^.;]{0,150}?\b(?:on|upon)\s+(?:a\s+)?(?:bare\s+|simple\s+|separate\s+)?trust\s+for\s+the\s+(${term})\b`, 'gu'));
+
+/**
+ * A bare trust's own words for its parties: \`X Pty Ltd (the "Custodian") AND Jane and John Smith as trustees
+ * for the Smith Super Fund (the "Borrower") … The Custodian holds the Asset on a bare trust for the
+ * Borrower\`. Whoever holds on trust for another is the trustee; the one it is held for, the beneficiary.
+ */
+export function heldOnTrustMentions(text: string): Mention[] {
+  const terms = new Map<string, { parties: ParsedParty[]; start: number; end: number }>();
+  let floor = 0;
+  for (const m of text.matchAll(definedTerm)) {
+    const parties = partiesBefore(text, m.index, floor);
+    floor = m.index + m[0].length;
+    if (parties && !terms.has(m[1]!)) terms.set(m[1]!, { parties, start: m.index, end: floor });
+  }
+  const out: Mention[] = [];
+  for (const m of text.matchAll(heldOnTrust)) {
+    for (const [name, key] of [[m[1]!, 'TRUSTEE'], [m[2]!, 'NAMED']] as const) {
+      const found = terms.get(name);
+      if (found) out.push({ role: key, qualifier: 'current', explicitlyNew: false, source: 'sentence', roleStart: found.start, roleEnd: found.end, parties: found.parties });
+    }
   }
   return out;
 }

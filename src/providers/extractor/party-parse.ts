@@ -8,7 +8,7 @@
 // ACN and ABN digits may be OCR's look-alike letters (ocr-digits.ts).
 import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
 import { findNumber, printedDigits, readDigits } from './ocr-digits.ts';
-import { abnPattern, acnPattern, companySuffixSource, nonNameWords, particles, stateAbbrevs, stateNames, titles, ub } from './vocabulary.ts';
+import { abnPattern, acnPattern, companySuffixSource, month, nonNameWords, onOneLine, particles, stateAbbrevs, stateNames, streetTypes, titles, ub } from './vocabulary.ts';
 
 export interface ParsedParty {
   kind: 'BUSINESS' | 'INDIVIDUAL';
@@ -34,16 +34,30 @@ const leading = /^(?:[\s\-:;,.]+|(?:and|AND|And|&|BY|By|by|BETWEEN|Between|betwe
 const companyName = ub(new RegExp(`^([\\p{Lu}0-9][^;()]{0,150}?\\b${companySuffixSource})(?=[\\s,;()]|$)`, 'iu'));
 const nameToken = /^(?:[\p{Lu}][\p{L}\p{M}'’-]*\.?|[\p{Lu}]\.)$/u;
 const addressIntro =
-  ub(/^[\s,]*(?:of|whose\s+registered\s+office\s+is(?:\s+situated)?\s+at|whose\s+registered\s+office\s+is|having\s+its\s+registered\s+office\s+at|of\s+registered\s+office|registered\s+office\s*:?|residing\s+at|resident\s+at|care\s+of|c\/-|located\s+at|situated\s+at|[Aa]ddress(?:\s+for\s+service)?\s*:?)\s+(?!the\b)/u);
+  ub(/^[\s,]*(?:of|whose\s+(?:residential\s+|postal\s+|business\s+)?address\s+is|whose\s+registered\s+office\s+is(?:\s+situated)?\s+at|whose\s+registered\s+office\s+is|having\s+its\s+registered\s+office\s+at|of\s+registered\s+office|registered\s+office\s*:?|residing\s+at|resident\s+at|care\s+of|c\/-|located\s+at|situated\s+at|[Aa]ddress(?:\s+for\s+service)?\s*:?)\s+(?!the\b)/u);
 const addressStart = ub(/^[\s,]*(?=\d|(?:Unit|Level|Suite|Shop|Lot|Apartment|Flat|Villa|Locked\s+Bag|P\.?\s?O\.?\s+Box|GPO\s+Box|Post\s+Office\s+Box)\b)/iu);
 // Where an address stops: a parenthesis, a date of birth, a capacity, an identifier, a clause number, a
 // sentence's end, a heading, or three words in lower case in a row (a sentence has resumed).
 const addressEnd =
-  ub(/\s*\((?!\s*(?:ACN|ABN|A\.C\.N|A\.B\.N))|,?\s+born\b|,?\s*\b(?:date\s+of\s+birth|D\.?O\.?B\.?)\b|\s+as\s+(?:the\s+)?trustee\b|\s+in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b|\s+(?:being|who|which)\s|;|\s+(?:A\.?C\.?N|A\.?B\.?N)\b|\s+(?:AND|and)\s+(?:together|each|jointly)\b|,?\s+(?:or|and)\s+(?:the|such|any|includes|his|her|their|its)\b|\s+\d{1,2}\.\d{1,2}(?=\s)|\.\s+(?=\p{Lu})|\s+(?:EXECUTED|SIGNED|SCHEDULE|RECITALS|BACKGROUND)\b|\s+(?:\p{Ll}+\s+){2,}\p{Ll}+\b/u);
+  ub(/\s*\((?!\s*(?:ACN|ABN|A\.C\.N|A\.B\.N))|,?\s+born\b|,?\s*\b(?:date\s+of\s+birth|D\.?O\.?B\.?)\b|\s+as\s+(?:the\s+)?trustees?\b|\s+in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b|\s+(?:being|who|which)\s|;|\s+(?:A\.?C\.?N|A\.?B\.?N)\b|\s+(?:AND|and)\s+(?:together|each|jointly)\b|,?\s+(?:or|and)\s+(?:the|such|any|includes|his|her|their|its)\b|\s+\d{1,2}\.\d{1,2}(?=\s)|\.\s+(?=\p{Lu})|\s+(?:EXECUTED|SIGNED|SCHEDULE|RECITALS|BACKGROUND)\b|\s+(?:\p{Ll}+\s+){2,}\p{Ll}+\b/u);
 const states = [...stateNames, ...stateAbbrevs].join('|');
+/** A street's name at the start of a text: `Bellbird Way`, `Gum Tree Lane,` (what follows a street number). */
+const streetName = ub(new RegExp(`^\\s*(?:\\p{Lu}[\\p{L}'-]*\\s+){1,3}(?:${streetTypes.join('|')})\\b`, 'u'));
 /** An address has ended: `… NSW 2000`, `… Fitzroy 3065`, `… Victoria`, `… Australia` (not `PO Box 4742`). */
 const postcodeEnd = ub(new RegExp(`(?:\\b(?:${states})\\.?,?\\s*\\d{4}|\\b(?!(?:Box|Bag|Level|Unit|Suite|Lot|Shop)\\s)\\p{Lu}[\\p{L}'-]+\\s+\\d{4}|\\b(?:${states})|Australia)\\.?$`, 'u'));
 const separator = /\s*;\s*(?:and\s+)?|\s+(?:and|AND|&)\s+|,\s+(?:and\s+)?|\s+(?=\(?\d{1,2}[.)]\s)|\s+(?=\([a-z]{1,3}\)\s)|(?<=\))\s+(?=\p{Lu})|\s+\d(?:[\d,]{0,9}\d)?(?:\s+[Uu]nits?|\s+UNITS?)?\s+(?=\p{Lu})/gu;
+
+/**
+ * A date straight after a person's name is a date of birth, however it is printed: a register's column
+ * (`TRAN, Chloé 12 July 1971 21 Murray St …`), a bare `Jane Doe, 1 April 1980, of …`, or what OCR left of
+ * one (`2 November` with its year on the next line). It is read past, never kept.
+ */
+const leadingBirthDate = ub(new RegExp(
+  `^[\\s,:;(]*(?:(?:born(?:\\s+on)?|date\\s+of\\s+birth|D\\.?O\\.?B\\.?)\\s*:?\\s*)?(?:\\d{1,2}(?:st|nd|rd|th)?\\s+(?:day\\s+of\\s+)?${month}(?!\\s+(?:${streetTypes.join('|')})\\b)(?:,?\\s*\\d{4})?|${month}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s*\\d{4})?|\\d{1,2}[/.-]\\d{1,2}[/.-](?:\\d{4}|\\d{2}))\\b[\\s,;)]*`,
+  'iu',
+));
+
+const lineSeparator = new RegExp(`${separator.source}|\\n(?=\\p{Lu})`, 'gu');
 
 /** Whether `text` is only what may come before a party: list numbers, `and`, `Name:`, a title. */
 export function isLeadIn(text: string): boolean {
@@ -61,10 +75,8 @@ export function splitName(tokens: readonly string[]): { firstName: string; lastN
 
 /** The ACN and ABN after a name (valid, else null), and where each marker starts and its number ends (-1: none). */
 function identifiers(text: string): { acn: string | null; abn: string | null; printed: ParsedParty['printed']; acnAt: number; abnAt: number; idEnd: number } {
-  const acn = findNumber(acnPattern, text);
-  const abn = findNumber(abnPattern, text);
-  const acnDigits = acn ? readDigits(acn.printed, 9, isValidAcn) : null;
-  const abnDigits = abn ? readDigits(abn.printed, 11, isValidAbn) : null;
+  const [acn, acnDigits] = readNumber(text, acnPattern, 9, isValidAcn);
+  const [abn, abnDigits] = readNumber(text, abnPattern, 11, isValidAbn);
   return {
     acn: acnDigits && isValidAcn(acnDigits) ? acnDigits : null,
     abn: abnDigits && isValidAbn(abnDigits) ? abnDigits : null,
@@ -73,6 +85,15 @@ function identifiers(text: string): { acn: string | null; abn: string | null; pr
     abnAt: abn ? abn.index : -1,
     idEnd: Math.max(0, acn?.end ?? 0, abn?.end ?? 0),
   };
+}
+
+/** A number after its marker, and its digits: run on over a line's end only when that makes it valid. */
+function readNumber(text: string, pattern: RegExp, length: number, valid: (digits: string) => boolean): [ReturnType<typeof findNumber>, string | null] {
+  const across = findNumber(pattern, text);
+  const acrossDigits = across ? readDigits(across.printed, length, valid) : null;
+  if (across && acrossDigits && valid(acrossDigits)) return [across, acrossDigits];
+  const line = findNumber(onOneLine(pattern), text);
+  return line ? [line, readDigits(line.printed, length, valid)] : [across, acrossDigits];
 }
 
 /** `text` with its first ACN and ABN (marker and number) blanked out, so an address can be read around them. */
@@ -115,8 +136,9 @@ function readPersonName(text: string): { tokens: string[]; length: number } | nu
     ends.push(m.index + token.length);
     if (token !== raw || tokens.length >= 7) break; // a comma ends the name
   }
-  // A name does not end with a particle or an initial.
-  while (tokens.length && (particles.has(tokens.at(-1)!.toLowerCase()) || /^\p{Lu}\.?$/u.test(tokens.at(-1)!))) {
+  // A name does not end with a particle in lower case or an initial; a capitalised one is a family name
+  // (`Giuseppe Le`, `Thi Do`).
+  while (tokens.length && (particles.has(tokens.at(-1)!) || /^\p{Lu}\.?$/u.test(tokens.at(-1)!))) {
     tokens.pop();
     ends.pop();
   }
@@ -188,7 +210,8 @@ export function parseParty(piece: string, base = 0): ParsedParty | null {
       parsed = { kind: 'INDIVIDUAL', businessName: null, ...splitName(person.tokens) };
     } else return null;
   }
-  const after = rest.slice(nameLength);
+  const birthDate = parsed.kind === 'INDIVIDUAL' ? leadingBirthDate.exec(rest.slice(nameLength)) : null;
+  const after = birthDate ? ' '.repeat(birthDate[0].length) + rest.slice(nameLength + birthDate[0].length) : rest.slice(nameLength);
   const ids = identifiers(after.slice(0, 120));
   const blanked = withoutNumbers(after).replace(/^[\s(]*\)/u, (m) => ' '.repeat(m.length));
   const address = readAddress(blanked);
@@ -199,8 +222,9 @@ export function parseParty(piece: string, base = 0): ParsedParty | null {
     address.address !== null ||
     ids.acnAt >= 0 ||
     ids.abnAt >= 0 ||
-    ub(/^(?:\(|born\b|date of birth|as\s+(?:the\s+)?trustee\b|in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity|A\.?C\.?N|A\.?B\.?N)/iu).test(next);
-  const end = nameLength + Math.max(address.address ? address.end : 0, ids.idEnd);
+    ub(/^(?:\(|born\b|date of birth|as\s+(?:the\s+)?trustees?\b|in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity|A\.?C\.?N|A\.?B\.?N)/iu).test(next);
+  // A party's text (what its quote may cover) stops before a date of birth; its address is still read.
+  const end = birthDate ? nameLength : nameLength + Math.max(address.address ? address.end : 0, ids.idEnd);
   return {
     ...parsed,
     acn: parsed.kind === 'BUSINESS' ? ids.acn : null,
@@ -230,12 +254,14 @@ function parseJoint(piece: string, base: number): [ParsedParty, ParsedParty] | n
 
 /**
  * Every party in `text`, in order. `strict`: all of it must be parties (the clause before a defined term
- * or an `as Appointor`), else null; otherwise the parties that can be read, the rest ignored.
+ * or an `as Appointor`), else null; otherwise the parties that can be read, the rest ignored. `lines`: a
+ * line break before a capital separates too (a schedule's table cell lists one name a line, with nothing
+ * else between them); not in prose, where a name wraps from one line to the next.
  */
-export function parsePartyList(text: string, options: { strict: boolean }): ParsedParty[] | null {
+export function parsePartyList(text: string, options: { strict: boolean; lines?: boolean }): ParsedParty[] | null {
   const cuts = [0];
   let current = 0;
-  for (const sep of text.matchAll(separator)) {
+  for (const sep of text.matchAll(options.lines ? lineSeparator : separator)) {
     const at = sep.index;
     const next = at + sep[0].length;
     if (at <= current) continue;
@@ -248,11 +274,21 @@ export function parsePartyList(text: string, options: { strict: boolean }): Pars
     // `SMITH, John`: the family name alone before the next comma is the start of a name.
     const right = parseParty(segment) ?? (/^\p{Lu}[\p{Lu}'’-]+$/u.test(segment.trim()) ? parseParty(text.slice(next, next + 200)) : null);
     if (!right) continue;
-    // A unit register's holding (`John Smith 50 Mary Jones 50`) separates two names, not an address's number.
-    if (/^\s+\d/u.test(sep[0]) && current + left.nameEnd !== at) continue;
-    // After an address, a comma separates two parties only once the address has ended.
+    // A unit register's holding (`John Smith 50 Mary Jones 50`) separates two names, not an address's
+    // number: not one after an address, nor one before a street (`SMITH, Jane 100 Bellbird Way`).
+    if (/^\s+\d/u.test(sep[0]) && (current + left.nameEnd !== at || streetName.test(segment))) {
+      // Unless the number is the postcode that ends an address, and a name follows (a table's rows run
+      // together: `Jane Doe 1 Hill St, Norwood SA 5067 John Doe …`).
+      const withPostcode = /^\s+\d{4}\s+$/u.test(sep[0]) ? parseParty(text.slice(current, next).trimEnd()) : null;
+      if (!withPostcode?.address || !postcodeEnd.test(withPostcode.address)) continue;
+    }
+    // After an address, a line ends a party only once the address has ended.
+    if (sep[0] === '\n' && left.address && !postcodeEnd.test(left.address)) continue;
+    // After an address, a comma separates two parties only once the address has ended; and a comma
+    // inside a name printed family name first (`DE SOUZA, Søren`) separates nothing.
     const comma = sep[0].trim().startsWith(',');
     if (comma && left.address && !postcodeEnd.test(left.address)) continue;
+    if (comma && current + (parseParty(text.slice(current, current + 200))?.nameEnd ?? 0) > at) continue;
     cuts.push(next);
     current = next;
   }
@@ -266,7 +302,7 @@ export function parsePartyList(text: string, options: { strict: boolean }): Pars
     const joint = parseParty(piece, from) ? null : parseJoint(piece, from);
     const party = joint?.[1] ?? parseParty(piece, from);
     const remainder = party ? piece.slice(party.end - from).trim() : '';
-    const whole = ub(/^(?:[,.;)]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustee\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/iu).test(remainder);
+    const whole = ub(/^(?:[,.;)]*|\(.*\)|,?\s*born\b.*|,?\s*(?:date\s+of\s+birth|D\.?O\.?B)\b.*|as\s+(?:the\s+)?trustees?\b.*|,?\s*in\s+(?:its|his|her|their)(?:\s+or\s+(?:his|her))?\s+capacity\b.*)$/isu).test(remainder);
     if (!party || (options.strict && (!party.clean || !whole))) {
       if (options.strict) return null;
       continue;

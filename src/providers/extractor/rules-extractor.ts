@@ -12,8 +12,9 @@ import { isValidAbn, isValidAcn } from '../../platform/business-numbers.ts';
 import { crossCheckNumbers } from './ocr-digits.ts';
 import { buildDeedText, pageIndexAt, quoteAt, type DeedText } from './deed-text.ts';
 import type { DeedExtractor, ExtractResult } from './extractor.ts';
-import { definedTermMentions, definitionMentions, sentenceMentions, type Mention } from './mentions.ts';
+import { definedTermMentions, definitionMentions, heldOnTrustMentions, sentenceMentions, type Mention } from './mentions.ts';
 import type { ParsedParty } from './party-parse.ts';
+import { registerMentions } from './register-table.ts';
 import { readSchedules } from './schedule.ts';
 import { findTrust, isVariation } from './trust-fields.ts';
 import { type RoleKey, ub } from './vocabulary.ts';
@@ -128,6 +129,12 @@ function classesOf(found: Array<{ name: string; at: number }>): string[] {
   return [...seen.values()].slice(0, 100);
 }
 
+/** Every string of `value` (names, addresses, the trust's fields) on one line: the text keeps its line breaks, values do not. */
+function oneLine<T extends object>(value: T): T {
+  const flat = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/\s+/gu, ' ') : v && typeof v === 'object' ? oneLine(v) : v);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'sourceQuote' ? v : flat(v)])) as T;
+}
+
 /** The extraction for `pages`; pure and synchronous. */
 export function extractDeed(pages: readonly DeedPage[]): DeedExtraction {
   const doc = buildDeedText([...pages].sort((a, b) => a.number - b.number));
@@ -136,7 +143,7 @@ export function extractDeed(pages: readonly DeedPage[]): DeedExtraction {
   const schedule = readSchedules(text, { ocr: pages.some((p) => p.source === 'OCR') });
   const definitions = definitionMentions(text);
   const trust = findTrust(text, schedule.fields, variation, definitions.classes.length + schedule.classes.length > 0);
-  const mentions = [...schedule.mentions, ...definedTermMentions(text), ...definitions.mentions, ...sentenceMentions(text)]
+  const mentions = [...schedule.mentions, ...registerMentions(text), ...definedTermMentions(text), ...definitions.mentions, ...sentenceMentions(text), ...heldOnTrustMentions(text)]
     // `X Pty Ltd as trustee for the Y Fund` is the trustee of another trust, not of this one.
     .filter((m) => !m.capacity || (trust !== null && sameName(m.capacity, trust.name)));
 
@@ -160,8 +167,8 @@ export function extractDeed(pages: readonly DeedPage[]): DeedExtraction {
   parties.sort((a, b) => roleOrder.indexOf(a.party.role) - roleOrder.indexOf(b.party.role) || a.at - b.at);
 
   return {
-    trust,
-    parties: parties.slice(0, 500).map((p) => p.party),
+    trust: trust && oneLine(trust),
+    parties: parties.slice(0, 500).map((p) => oneLine(p.party)),
     beneficiaryClasses: classesOf([...definitions.classes, ...schedule.classes]),
   };
 }

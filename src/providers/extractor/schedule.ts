@@ -83,7 +83,7 @@ function partiesOfValue(value: string, base: number): ParsedParty[] {
   const rule = ub(/^(?:\p{Ll}|(?:On|Upon|If|After|Following|When|Until|Subject|In\s+the\s+event)\b)/u).test(value);
   const starts = [0, ...(rule ? [...value.slice(0, 300).matchAll(/,\s+/gu)].map((m) => m.index + m[0].length) : [])];
   for (const start of starts) {
-    const parties = parsePartyList(value.slice(start), { strict: false }) ?? [];
+    const parties = parsePartyList(value.slice(start), { strict: false, lines: true }) ?? [];
     if (parties.length && isLeadIn(value.slice(start, start + parties[0]!.start))) return parties.map((p) => ({ ...p, start: p.start + base + start, end: p.end + base + start, nameStart: p.nameStart + base + start, nameEnd: p.nameEnd + base + start }));
   }
   return [];

@@ -45,8 +45,9 @@ export const roleSource = [
   'settl[oe]rs?',
 ].join('|');
 
+// `Holding Trustee`, `Bare Trustee`, `Custodian Trustee`: what a bare trust calls its trustee.
 export const qualifierSource =
-  'original|initial|first|sole|joint|continuing|new|incoming|additional|replacement|current|successor|alternate|alternative|substitute|reserve|back-?up|retiring|outgoing|former|resigning|removed|previous';
+  'original|initial|first|sole|joint|continuing|new|incoming|additional|replacement|current|successor|alternate|alternative|substitute|reserve|back-?up|retiring|outgoing|former|resigning|removed|previous|holding|bare|custodian|custodial';
 
 export function roleOf(word: string): RoleKey | null {
   const w = word.toLowerCase().replace(/\s+/g, ' ');
@@ -75,12 +76,30 @@ export const companySuffixSource =
 // The number's characters may be OCR's look-alike letters (`ocr-digits.ts` reads them, and only when the
 // check digit then validates); the first three hold a real digit. One digit more or fewer than the number
 // has is still matched, so that OCR's dropped or doubled digit is seen (and left unread, unless the
-// company's other number vouches for it: `crossCheckNumbers`).
+// company's other number vouches for it: `crossCheckNumbers`). A number may run on over a line's end
+// (OCR: `ACN 463\n159 177`); `onOneLine` gives the same pattern without that, for when the next line's
+// start is not its digit (`ACN 406259443\n1/51 Station Street`).
 export const acnPattern = ub(new RegExp(`\\b(?:A\\s?\\.?\\s?C\\s?\\.?\\s?N\\b\\.?|Australian\\s+Company\\s+Number|Company\\s+No\\.?)\\s*(?:No\\.?|Number)?\\s*[:.]?\\s*(?=${digitLike}{0,2}\\d)(${digitLike}(?:[\\s.-]{0,2}${digitLike}){7,9})(?!${digitLike})`, 'iu'));
+const oneLine = new WeakMap<RegExp, RegExp>();
+export function onOneLine(pattern: RegExp): RegExp {
+  let found = oneLine.get(pattern);
+  if (!found) oneLine.set(pattern, (found = new RegExp(pattern.source.replaceAll('[\\s.-]{0,2}', '(?:[^\\S\\n]|[.-]){0,2}'), pattern.flags)));
+  return found;
+}
 export const abnPattern = ub(new RegExp(`\\b(?:A\\s?\\.?\\s?B\\s?\\.?\\s?N\\b\\.?|Australian\\s+Business\\s+Number)\\s*(?:No\\.?|Number)?\\s*[:.]?\\s*(?=${digitLike}{0,2}\\d)(${digitLike}(?:[\\s.-]{0,2}${digitLike}){9,11})(?!${digitLike})`, 'iu'));
+
+export const month = '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?';
+/** A date as deeds print it: `14th day of March 2019`, `March 14, 2019`, `14/03/2019`. */
+export const datePattern = ub(new RegExp(
+  `\\d{1,2}(?:st|nd|rd|th)?\\s+(?:day\\s+of\\s+)?${month}(?:,\\s*|\\s+)\\d{4}|${month}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,\\s*|\\s+)\\d{4}|\\b\\d{1,2}[/.-]\\d{1,2}[/.-](?:\\d{4}|\\d{2})\\b`,
+  'iu',
+));
 
 export const particles = new Set(['de', 'da', 'del', 'della', 'der', 'den', 'di', 'du', 'la', 'le', 'van', 'von', 'dos', 'das', 'do', 'bin', 'binti', 'ibn', 'al', 'el', 'ter', 'ten', 'y', 'zu']);
 export const titles = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Master)\.?$/i;
+
+/** The words that end a street's name, for telling `Smith 100 Bellbird Way` (an address) from a unit holding. */
+export const streetTypes = ['Street', 'St', 'Road', 'Rd', 'Avenue', 'Ave', 'Lane', 'Drive', 'Dr', 'Close', 'Crescent', 'Cres', 'Terrace', 'Tce', 'Parade', 'Pde', 'Place', 'Pl', 'Court', 'Ct', 'Highway', 'Hwy', 'Boulevard', 'Way', 'Circuit', 'Grove', 'Square', 'Esplanade', 'Row', 'Walk', 'Track', 'Rise', 'Mews', 'Quay', 'Wharf', 'Promenade', 'Strand', 'Gardens', 'Heights', 'Vale', 'View', 'Crest', 'Ridge', 'Loop', 'Link'];
 
 export const stateNames = ['New South Wales', 'Victoria', 'Queensland', 'South Australia', 'Western Australia', 'Tasmania', 'Northern Territory', 'Australian Capital Territory'];
 export const stateAbbrevs = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'Vic', 'Qld', 'Tas'];

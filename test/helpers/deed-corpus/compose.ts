@@ -47,7 +47,9 @@ export function composeDeed(spec: ComposeSpec): DeedCase {
   const dateLabel = w.pick(['Date of this Deed', 'Date of Establishment', 'Establishment Date', 'Commencement Date']);
   const dateWord = dateLabel === 'Commencement Date' ? 'Commencement Date' : 'date of this Deed';
   const vestingWord = w.pick(['Vesting Day', 'Vesting Date']);
-  const vesting = kind === 'SMSF' || kind === 'BARE' ? null : `${vestingRule(w, dateWord, date.year)}${layout.vestingIn === 'definition' && w.chance(0.4) ? ', or such earlier date as the Trustee may appoint' : ''}`;
+  // The vesting day is the date or rule; a power to vest earlier, printed after it, is not part of it.
+  const vestingDay = kind === 'SMSF' || kind === 'BARE' ? null : vestingRule(w, dateWord, date.year);
+  const vesting = vestingDay === null ? null : `${vestingDay}${layout.vestingIn === 'definition' && w.chance(0.4) ? ', or such earlier date as the Trustee may appoint' : ''}`;
   const trustName = spec.noTrustName ? null : cast.trustName;
   const roles = roleWords(layout, cast, kind);
   const features = new Set<string>([`schedule-${layout.schedule}`, `parties-${layout.parties}`, ...(layout.schedule === 'none' ? [] : [`schedule-${layout.scheduleStyle}`])]);
@@ -173,7 +175,7 @@ export function composeDeed(spec: ComposeSpec): DeedCase {
 
   const truth: DeedTruth = {
     trust: trustName
-      ? { name: trustName, abn: null, trustType: kind, jurisdiction: state.name, establishedDate: date.text, vestingDate: vesting }
+      ? { name: trustName, abn: null, trustType: kind, jurisdiction: state.name, establishedDate: date.text, vestingDate: vestingDay }
       : null,
     parties: dedupe(truthParties.map(([p, role]) => printer.expected(p, role))),
     beneficiaryClasses: cast.classes,

@@ -4,8 +4,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { encodePgm, type GreyImage } from './page-render.ts';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { despeckle, encodePgm, type GreyImage } from './page-render.ts';
 
 const require = createRequire(import.meta.url);
 // The integer LSTM model only (2.9 MB to load instead of 10.9 MB with the legacy engine; mrz-reader.ts).
@@ -32,8 +32,10 @@ export class OcrPoolClosed extends Error {
 async function startWorker(): Promise<Worker> {
   // Without an errorHandler, tesseract.js rethrows a failed job in its message listener (a crash).
   const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: languagePath, gzip: true, cacheMethod: 'none', errorHandler: () => undefined });
-  // tesseract's diagnostics ("Estimating resolution …") would otherwise go to stderr.
-  await worker.setParameters({ debug_file: '/dev/null' });
+  // tesseract's diagnostics ("Estimating resolution …") would otherwise go to stderr. A deed is one column
+  // of text: read as such, a table's rows come out as lines (`Trustee  Jane Doe`), where the automatic
+  // layout analysis takes cells for blocks and drops or reorders some.
+  await worker.setParameters({ debug_file: '/dev/null', tessedit_pageseg_mode: PSM.SINGLE_COLUMN });
   return worker;
 }
 
@@ -80,7 +82,7 @@ export async function createOcrPool(size: number): Promise<OcrPool> {
           await worker.setParameters({ user_defined_dpi: String(dpi) });
           dpiOf.set(worker, dpi);
         }
-        const { data } = await worker.recognize(encodePgm(image));
+        const { data } = await worker.recognize(encodePgm(await despeckle(image)));
         if (closed) throw new OcrPoolClosed();
         return { text: data.text, confidence: data.confidence };
       } finally {
