@@ -9,6 +9,12 @@ import { qualifierOf, qualifierSource, roleOf, roleSource, ub } from './vocabula
 
 export type FieldKey = 'TRUST_NAME' | 'TRUST_ABN' | 'DATE' | 'VESTING' | 'LAW';
 
+/** A schedule's labelled value (`readSchedules`), which the trust's fields read before the deed's sentences. */
+export interface Fields {
+  key: FieldKey;
+  value: string;
+}
+
 export interface ScheduleReading {
   mentions: Mention[];
   fields: Array<{ key: FieldKey; value: string; at: number }>;

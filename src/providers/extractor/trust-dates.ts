@@ -4,7 +4,7 @@
 // (`established by deed dated …`, `By a deed of settlement dated … (the "Trust Deed")`), and without one
 // it is null.
 import { sentenceEnd } from './mentions.ts';
-import type { Fields } from './trust-fields.ts';
+import type { Fields } from './schedule.ts';
 import { datePattern, ub } from './vocabulary.ts';
 
 const deedWords = '(?:trust\\s+)?(?:deed|declaration)(?:\\s+of\\s+(?:settlement|trust))?';

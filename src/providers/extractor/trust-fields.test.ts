@@ -3,7 +3,8 @@
 // quotes). The name and ABN are tested in `trust-name.test.ts`, the dates in `trust-dates.test.ts`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findTrust, isVariation, type Fields } from './trust-fields.ts';
+import type { Fields } from './schedule.ts';
+import { findTrust, isVariation } from './trust-fields.ts';
 
 const trust = (text: string, fields: Fields[] = [], hasClasses = false) => findTrust(text, fields, isVariation(text), hasClasses);
 

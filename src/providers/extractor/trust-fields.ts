@@ -4,7 +4,7 @@
 // tells a deed that changes a trust from one that makes it, whose dates are not the trust's.
 import type { ExtractedTrust } from './deed-payload.ts';
 import { sentenceEnd, sentenceStart } from './mentions.ts';
-import type { FieldKey } from './schedule.ts';
+import type { Fields } from './schedule.ts';
 import { findEstablished, findVesting, spacedDate } from './trust-dates.ts';
 import { escapeRegExp, findAbn, findName, titleOf } from './trust-name.ts';
 import { stateAbbrevs, stateNames, ub } from './vocabulary.ts';
@@ -13,12 +13,6 @@ const stateSource = `\\b(?:${stateNames.join('|')})\\b|\\b(?:${stateAbbrevs.filt
 const statePattern = ub(new RegExp(stateSource, 'u'));
 
 export type TrustType = NonNullable<ExtractedTrust['trustType']>;
-
-/** A schedule's labelled value (`readSchedules`), read before the deed's sentences. */
-export interface Fields {
-  key: FieldKey;
-  value: string;
-}
 
 const typeSignals: Array<[TrustType, RegExp]> = [
   ['SMSF', ub(/\bself[\s-]+managed\s+superannuation\s+fund\b|\bSMSF\b|\bsuperannuation\s+fund\b/giu)],

@@ -2,7 +2,8 @@
 // here is a few made-up sentences, as `buildDeedText` hands them over (one line, straight quotes).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findTrust, isVariation, type Fields } from './trust-fields.ts';
+import type { Fields } from './schedule.ts';
+import { findTrust, isVariation } from './trust-fields.ts';
 import { titleOf } from './trust-name.ts';
 
 const trust = (text: string, fields: Fields[] = [], hasClasses = false) => findTrust(text, fields, isVariation(text), hasClasses);

@@ -4,7 +4,7 @@
 // is the one printed after the name, or after the trust's name in the title, not another entity's.
 import { isValidAbn } from '../../platform/business-numbers.ts';
 import { digitLike, findNumber, readDigits } from './ocr-digits.ts';
-import type { Fields } from './trust-fields.ts';
+import type { Fields } from './schedule.ts';
 import { abnPattern, particles, ub } from './vocabulary.ts';
 
 const generic = new Set(['the', 'a', 'an', 'this', 'said', 'discretionary', 'unit', 'hybrid', 'family', 'fixed', 'bare', 'trust', 'fund', 'superannuation', 'super', 'self', 'managed', 'deed', 'settlement', 'of', 'and', 'new', 'original', 'declaration', 'smsf', 'regulated', 'complying']);
