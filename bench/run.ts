@@ -65,7 +65,7 @@ async function compareHttp(name: string, backend: Backend, run: ScenarioRun, rea
     bare.route({ method: run.baseline.method ?? 'GET', url: run.baseline.url, handler: run.baseline.handler });
     await bare.listen({ host: '127.0.0.1', port: 0 });
     const servers = {
-      a: { origin: originOf(bare), request: run.baseline.request ?? run.request, runs: [] as RawRun[] },
+      a: { origin: run.baselineOrigin ?? originOf(bare), request: run.baseline.request ?? run.request, runs: [] as RawRun[] },
       b: { origin: real.origin, request: run.request, runs: [] as RawRun[] },
     };
     await probe(servers.a.origin, servers.a.request, 'baseline', run.check);

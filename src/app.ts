@@ -18,6 +18,7 @@ import { opsApi, type OpsApi } from './platform/http/ops-api.ts';
 import { installInputGuard } from './platform/http/input-guard.ts';
 import { installLoadShedding } from './platform/http/load-shedding.ts';
 import { clientErrorHandler, frameworkErrors, installProblemHandling, maxPathParameterLength } from './platform/http/problem.ts';
+import { installHttpMetrics } from './platform/http/metrics-hooks.ts';
 import { installRequestHooks } from './platform/http/request-hooks.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -65,6 +66,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   // In this order: every answer, refusals included, carries the security headers and the request id;
   // shedding comes before anything that costs work; then the input guard.
   installRequestHooks(app, { production: config.ENVIRONMENT === 'production' });
+  if (services.metrics.enabled) installHttpMetrics(app, services.metrics);
   installLoadShedding(app, { maxInFlight: config.MAX_IN_FLIGHT_REQUESTS });
   installInputGuard(app, { bodyLimit: bodyLimitBytes });
   // The partner's and the operators' API documents (/openapi.json, /ops/openapi.json) and their pages.

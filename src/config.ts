@@ -37,6 +37,11 @@ const settings = {
   MAX_IN_FLIGHT_REQUESTS: { schema: PositiveInt, default: 256, doc: 'requests one process works on at once; the next is answered 503 SERVICE_UNAVAILABLE with Retry-After: 1 at once (/health and /ready are never refused)' },
   JOB_LEASE_SECONDS: { schema: Type.Integer({ minimum: 2 }), default: 60, doc: 'how long a claimed job is held before another worker may take it' },
   JOB_POLL_MILLISECONDS: { schema: Type.Integer({ minimum: 10 }), default: 250, doc: 'worker poll interval when idle' },
+  METRICS_ADDRESS: {
+    schema: Type.String({ pattern: '^(?:off|(?:[A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\]):[0-9]{1,5})$' }),
+    default: '127.0.0.1:9464',
+    doc: 'where `pvs serve` answers Prometheus at /metrics: host:port of a listener of its own, never the API\'s port; `off` turns it off. Several processes on one host each need their own port (docs/operations.md, "Metrics")',
+  },
   SHUTDOWN_TIMEOUT_SECONDS: { schema: PositiveInt, default: 20, doc: 'time given to in-flight requests and jobs on SIGTERM' },
   PAYMENT_GATEWAY: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('stripe')]), default: 'sandbox', doc: 'who holds contacts\' cards: `sandbox` (test cards only) or `stripe`' },
   STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_(test|live)_' }), default: undefined, doc: 'Stripe secret key, with PAYMENT_GATEWAY=stripe' },
@@ -129,9 +134,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const identityProvider = identity ?? (parsed.ENVIRONMENT === 'sandbox' ? 'sandbox' : 'none');
   const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
   if (windowSeconds < 1) throw new ConfigError('BILLING_RUN_WINDOW: must be at least one second');
+  if (parsed.METRICS_ADDRESS !== 'off') {
+    const { port } = metricsListen(parsed.METRICS_ADDRESS);
+    if (port > 65535) throw new ConfigError('METRICS_ADDRESS: the port must be 0 to 65535');
+    // Metrics describe the service to its operator: never on the port partners reach.
+    if (port !== 0 && port === parsed.PORT) throw new ConfigError(`METRICS_ADDRESS: port ${port} is the API's (PORT); give metrics a listener of their own`);
+  }
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
   return Object.freeze({ ...rest, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey, BILLING_RUN_WINDOW_SECONDS: windowSeconds, IDENTITY_PROVIDER: identityProvider });
+}
+
+/** METRICS_ADDRESS as a host (brackets off an IPv6 address) and a port. */
+export function metricsListen(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
 }
 
 function durationSeconds(text: string): number {

@@ -28,6 +28,10 @@ import type { JobDefinition } from './platform/jobs/job.ts';
 import { createJobQueue } from './platform/jobs/queue.ts';
 import { createWorker } from './platform/jobs/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
+import { instrumentProvider } from './platform/metrics/instrument-provider.ts';
+import { createMetrics, disabledMetrics } from './platform/metrics/metrics.ts';
+import { databaseReadings } from './platform/metrics/readings.ts';
+import { packageVersion } from './platform/version.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimitStore } from './platform/rate-limit.ts';
 import { createExtractor } from './providers/extractor/index.ts';
@@ -87,6 +91,7 @@ const same = <T>(value: T) => value;
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const metrics = config.METRICS_ADDRESS === 'off' ? disabledMetrics() : createMetrics({ version: packageVersion() });
   const opened = overrides.db ? { db: overrides.db } : await openDatabase(config);
   // Every call goes through the availability guard: while the database is unreachable calls fail at once
   // (503), /ready says so, and the worker and dispatcher wait for it (db/availability.ts).
@@ -126,19 +131,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const tokenLimiter = createRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute, clock, store });
     closers.push(() => apiLimiter.close(), () => tokenLimiter.close());
 
-    // The providers, chosen from configuration.
-    const gateway = (overrides.wrapGateway ?? same)(createGateway(config, { db, clock }));
-    const registers = (overrides.wrapRegisters ?? same)(createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) }));
-    const identity = createIdentityProvider(config, { db, clock });
-    const storage = createStorage(config, { clock });
-    const extractor = createExtractor(config);
+    // The providers, chosen from configuration, each call timed (pvs_provider_request_duration_seconds).
+    const timed = <T extends object>(name: string, provider: T) => instrumentProvider(name, provider, metrics);
+    const gateway = timed('gateway', (overrides.wrapGateway ?? same)(createGateway(config, { db, clock })));
+    const chosenRegisters = (overrides.wrapRegisters ?? same)(createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) }));
+    const registers: Registers = { abn: timed('registers.abn', chosenRegisters.abn), companies: timed('registers.companies', chosenRegisters.companies), reports: timed('registers.reports', chosenRegisters.reports) };
+    const identity = timed('identity', createIdentityProvider(config, { db, clock }));
+    const storage = timed('storage', createStorage(config, { clock }));
+    const extractor = timed('extractor', createExtractor(config));
 
     // The modules, in dependency order: each takes the platform pieces and what it needs of those above it.
     const platform = { db, clock, logger, queue, config, idempotency };
     const screening = createScreeningModule({ ...platform, onVersionCreated: rescreenOnNewVersion(queue) });
     const partners = createPartnerModule(platform);
     const { partners: partnerService } = partners.services;
-    const webhooks = createWebhookModule({ ...platform, isMonitoringEligible: partners.isMonitoringEligible, random: overrides.random });
+    const webhooks = createWebhookModule({ ...platform, isMonitoringEligible: partners.isMonitoringEligible, random: overrides.random, metrics });
     closers.push(() => webhooks.close?.());
     const withOutbox = { ...platform, outbox: webhooks.services.outbox };
     const auth = await createAuthModule({ ...platform, clients: partners.clientCredentials, limiter: tokenLimiter });
@@ -166,12 +173,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
     // The worker claims kinds in this order each round.
     const jobDefinitions = [...platformJobs, ...webhooks.jobs, ...deeds.jobs, ...monitoring.jobs, ...billing.jobs, ...lookups.jobs, ...payments.jobs, ...verifications.jobs];
+    const readingSources = { jobKinds: jobDefinitions.map((d) => d.kind), pendingNotifications: webhooks.services.notifications.countPending, screeningListVersion: screening.services.screening.listVersion };
+    metrics.readFrom(databaseReadings({ db, clock, ...readingSources }));
 
     return {
       config,
       db,
       clock,
       logger,
+      metrics,
       queue,
       jobDefinitions,
       idempotency,
@@ -228,6 +238,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           leaseSeconds: config.JOB_LEASE_SECONDS,
           pollMilliseconds: config.JOB_POLL_MILLISECONDS,
           availability: db.availability,
+          metrics,
         }),
       close,
     };

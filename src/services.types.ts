@@ -37,6 +37,7 @@ import type { JobDefinition } from './platform/jobs/job.ts';
 import type { JobQueue } from './platform/jobs/queue.ts';
 import type { Worker } from './platform/jobs/worker.ts';
 import type { Logger } from './platform/logger.ts';
+import type { Metrics } from './platform/metrics/metrics.ts';
 import type { ModuleRoutes } from './platform/module.ts';
 import type { Outbox } from './platform/outbox.ts';
 import type { RateLimiter } from './platform/rate-limit.ts';
@@ -66,6 +67,8 @@ export interface Services {
   db: Database;
   clock: Clock;
   logger: Logger;
+  /** What this process counts (Prometheus: served by `pvs serve` on METRICS_ADDRESS; platform/metrics). */
+  metrics: Metrics;
   queue: JobQueue;
   jobDefinitions: readonly JobDefinition[];
   outbox: Outbox;

@@ -29,6 +29,11 @@ export interface ScenarioRun {
   /** (a): the bare equivalent. */
   baseline: BaselineRoute;
   /**
+   * (a) served by another app instead of a bare route (its origin, e.g. `http://127.0.0.1:41234`): to
+   * measure what one feature of the real app costs, against the same app without it.
+   */
+  baselineOrigin?: string;
+  /**
    * Checks one response of each server before the load starts (status is already checked); answer a
    * message to refuse the run, e.g. when (b) answers something other than what (a) answers.
    */

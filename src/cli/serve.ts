@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../app.ts';
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, metricsListen, type Config } from '../config.ts';
 import type { HttpApp } from '../platform/http/types.ts';
 import type { Worker } from '../platform/jobs/worker.ts';
 import type { Dispatcher } from '../modules/webhooks/dispatcher.ts';
 import { createServices, type Services } from '../services.ts';
 import { countCompanies } from '../providers/register/asic-dataset/asic-companies.repository.ts';
 import { serverInfoPath, writeServerInfo } from './server-info.ts';
+import { startMetricsServer, type MetricsServer } from '../platform/metrics/metrics-server.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -92,10 +93,16 @@ export async function runServe(config: Config, role: Role): Promise<void> {
   let dispatcher: Dispatcher | undefined;
   let port = config.PORT;
   let startLines: string[] = [];
+  let metricsServer: MetricsServer | undefined;
 
   try {
     // On PostgreSQL nothing else has created DATA_DIR (PGlite's lock and the sandbox secret-key file do).
     mkdirSync(config.DATA_DIR, { recursive: true });
+    // Every role answers Prometheus, on a listener of its own (METRICS_ADDRESS), before the rest starts.
+    if (config.METRICS_ADDRESS !== 'off') {
+      services.metrics.collectProcessMetrics();
+      metricsServer = await startMetricsServer(services.metrics, metricsListen(config.METRICS_ADDRESS), (error) => logger.error({ err: error }, 'metrics could not be collected'));
+    }
     if (role !== 'worker') {
       // Before listening, so that /ready answers only once the start is complete. Where the API runs
       // only: a worker started beside it must not race it to a second demo partner.
@@ -112,6 +119,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     }
   } catch (error) {
     await app?.close();
+    await metricsServer?.close();
     await services.close();
     stopDeferring();
     throw error;
@@ -134,6 +142,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
           `  Console  ${config.PUBLIC_BASE_URL}/console`,
         ]
       : []),
+    ...(metricsServer ? [`  Metrics  ${metricsServer.url}`] : []),
     ...startLines,
   ];
   process.stdout.write(`${banner.join('\n')}\n`);
@@ -155,6 +164,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     try {
       await app?.close();
       await Promise.all([worker?.stop(timeoutMs), dispatcher?.stop(timeoutMs)]);
+      await metricsServer?.close();
       if (app && existsSync(infoFile)) rmSync(infoFile, { force: true });
       await services.close();
       clearTimeout(force);

@@ -54,7 +54,7 @@ describe('the npm package', { skip }, () => {
     assert.throws(() => readFileSync(path.join(site, 'node_modules', 'typescript', 'package.json')), 'no dev dependency was installed');
 
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', DATA_DIR: path.join(site, 'data'), PORT: String(port), LOG_LEVEL: 'warn' };
+    const env = { PATH: process.env.PATH ?? '', DATA_DIR: path.join(site, 'data'), PORT: String(port), LOG_LEVEL: 'warn', METRICS_ADDRESS: '127.0.0.1:0' };
     // Its own process group: npx runs pvs as a grandchild, and the signal must reach it.
     const server = spawn('npx', ['--no-install', 'pvs', 'serve'], { cwd: site, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';

@@ -47,8 +47,9 @@ test('the README tour runs as written and prints what the README shows', { timeo
   // On PostgreSQL, an empty database: the server migrates it as it would a new one.
   const site = await newSite({}, { empty: true });
   symlinkSync(path.join(root, 'examples'), path.join(site.dir, 'examples'));
-  const env = { ...site.env, DATA_DIR: './.data' };
-  const s: Substitutions = { port: site.port, listenPort: await freePort(), pvs: `node ${path.join(root, 'bin/pvs.mjs')}` };
+  const metricsPort = await freePort();
+  const env = { ...site.env, DATA_DIR: './.data', METRICS_ADDRESS: `127.0.0.1:${metricsPort}` };
+  const s: Substitutions = { port: site.port, listenPort: await freePort(), metricsPort, pvs: `node ${path.join(root, 'bin/pvs.mjs')}` };
   const shell = new Shell(site.dir, env);
   const t = remote(`http://127.0.0.1:${site.port}`);
   let server: Pvs | undefined;

@@ -90,11 +90,17 @@ export function matchesSample(output: string, expected: string[]): boolean {
 export interface Substitutions {
   port: number;
   listenPort: number;
+  /** Where the server answers Prometheus (the README shows the default, 9464). */
+  metricsPort: number;
   pvs: string;
 }
 
 export function substituteSample(text: string, s: Substitutions): string {
-  return text.replaceAll('localhost:3000', `localhost:${s.port}`).replaceAll('127.0.0.1:3000', `127.0.0.1:${s.port}`).replaceAll('localhost:4000', `localhost:${s.listenPort}`);
+  return text
+    .replaceAll('localhost:3000', `localhost:${s.port}`)
+    .replaceAll('127.0.0.1:3000', `127.0.0.1:${s.port}`)
+    .replaceAll('localhost:4000', `localhost:${s.listenPort}`)
+    .replaceAll('127.0.0.1:9464', `127.0.0.1:${s.metricsPort}`);
 }
 
 export function substituteCommand(text: string, s: Substitutions): string {

@@ -209,6 +209,9 @@ export function createScreeningService(deps: {
       return searchOutput({ outcome: answer.matches.length > 0 ? 'POSSIBLE_MATCH' : 'CLEAR', listVersion: answer.version, matches: answer.matches });
     },
 
+    /** The newest list version in the database (null: none): one small query, no index loaded (metrics). */
+    listVersion: () => repo.findCurrentVersion(deps.db),
+
     /** The version this node screens against now (null: none, or unreadable); cheap once the index is loaded. */
     async currentVersion(): Promise<number | null> {
       try {

@@ -14,6 +14,7 @@ import { notificationBody, signedHeaders } from './body.ts';
 import type { Deliverer } from './delivery.ts';
 import * as repo from './notifications.repository.ts';
 import { deliveryWindowMs, nextAttemptAt, parseRetryAfter } from './schedule.ts';
+import type { Metrics } from '../../platform/metrics/metrics.ts';
 
 /** How often a notification for a disabled destination looks again. */
 const disabledRecheckMs = 5 * 60_000;
@@ -40,6 +41,8 @@ export interface DispatcherOptions {
   pollMilliseconds?: number;
   /** The database's availability (db/availability.ts): claiming resumes as soon as it is back. */
   availability?: DatabaseAvailability;
+  /** Counts each attempt by outcome and times a delivery from its event's commit (pvs_webhook_*). */
+  metrics?: Pick<Metrics, 'webhookDelivery'>;
 }
 
 /** Deliveries in flight at once when `maxInFlight` is not given (the bench posts its baseline at this concurrency). */
@@ -125,6 +128,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           random,
           maxAttempts: n.max_attempts,
         });
+    // Lag from the notification's creation: in its event's transaction, so from the event's commit; a manual
+    // retry's notification is new, and its lag counts from the retry (an old event would otherwise read as late).
+    options.metrics?.webhookDelivery(result.ok ? 'delivered' : next ? 'attempt_failed' : 'exhausted', (finished.getTime() - n.created_at.getTime()) / 1000);
     return {
       id: n.id,
       owner,

@@ -246,3 +246,9 @@ export async function findNotificationsOfEvent(db: Executor, eventId: string): P
     eventId,
   ]);
 }
+
+/** Notifications neither delivered nor failed, across partners (metrics: how far delivery is behind). */
+export async function countPending(db: Executor): Promise<number> {
+  const [row] = await db.query<{ count: number | string }>(`SELECT count(*) AS count FROM webhook_notifications WHERE status = 'PENDING'`);
+  return Number(row?.count ?? 0);
+}

@@ -64,6 +64,9 @@ export function createNotificationService(deps: {
   }
 
   return {
+    /** How many notifications wait for delivery, across partners (for metrics; no partner's detail). */
+    countPending: () => repo.countPending(deps.db),
+
     async list(tenant: Tenant, query: { limit: number; from: number; type?: string; status?: string; category?: string }) {
       const rows = await repo.listNotifications(deps.db, tenant, query, query);
       return toPage(rows.map(toNotification), query);

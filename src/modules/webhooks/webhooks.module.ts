@@ -22,6 +22,7 @@ import { createNotificationService, type NotificationService } from './notificat
 import { purgeExpiredPayloads } from './notifications.repository.ts';
 import { payloadRetentionHours, purgePayloadsJob } from './webhooks.jobs.ts';
 import { registerWebhookRoutes } from './webhooks.routes.ts';
+import type { Metrics } from '../../platform/metrics/metrics.ts';
 
 export { webhookJobSpecs } from './webhooks.jobs.ts';
 
@@ -37,6 +38,8 @@ export interface WebhookModuleDeps {
   isMonitoringEligible(tenant: Tenant): Promise<boolean>;
   /** [0, 1): the jitter of webhook retries (tests fix it). */
   random?: () => number;
+  /** Delivery attempts by outcome and their lag (pvs_webhook_*). */
+  metrics?: Pick<Metrics, 'webhookDelivery'>;
 }
 
 export interface WebhookServices {
@@ -91,6 +94,7 @@ export function createWebhookModule(deps: WebhookModuleDeps): Module<WebhookServ
           logger: deps.logger.child({ role: 'webhooks' }),
           random: deps.random,
           availability: db.availability,
+          metrics: deps.metrics,
         });
         dispatchers.add(dispatcher);
         return dispatcher;

@@ -136,5 +136,6 @@ export function guardDatabase(inner: Database, options: GuardOptions): GuardedDa
       detach();
       await inner.close();
     },
+    ...(inner.poolStats ? { poolStats: () => inner.poolStats!() } : {}),
   };
 }

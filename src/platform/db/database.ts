@@ -28,6 +28,8 @@ export interface Database extends Queryable {
   /** Runs fn in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL's pool: connections idle, busy, and callers waiting for one (the embedded database has none). */
+  poolStats?(): { idle: number; busy: number; waiting: number };
 }
 
 /** Repositories take either the database or an open transaction. */

@@ -55,6 +55,7 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
 
   return {
     kind: 'postgres',
+    poolStats: () => ({ idle: pool.idleCount, busy: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async query(sql, params = []) {
       const result = await pool.query(sql, params as unknown[]);
       return result.rows;

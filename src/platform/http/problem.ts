@@ -44,6 +44,7 @@ interface ProblemRouteConfig {
 }
 
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  reply.request.problemCode = error.code;
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
   const body = problemBody(error, String(reply.request.id));
   if (error.status === 400 && (reply.request.routeOptions.config as ProblemRouteConfig | undefined)?.oauth) {

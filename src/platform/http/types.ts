@@ -10,5 +10,7 @@ declare module 'fastify' {
     tenant: Tenant;
     /** The partner's API client whose token made the call (the token's `sub`); set with `tenant`. */
     apiClientId: string;
+    /** The problem code of an error answer (`RATE_LIMITED` …), set by sendProblem: metrics count some. */
+    problemCode?: string;
   }
 }

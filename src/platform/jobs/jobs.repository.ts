@@ -152,3 +152,12 @@ export async function deleteFinishedBefore(db: Executor, before: Date): Promise<
   const rows = await db.query(`DELETE FROM jobs WHERE finished_at < $1 RETURNING id`, [before]);
   return rows.length;
 }
+
+/** Jobs due and not yet claimed, by kind: how many, and the oldest one's due time (metrics). */
+export async function readyByKind(db: Executor, now: Date): Promise<Array<{ kind: string; ready: number; oldest: Date }>> {
+  const rows = await db.query<{ kind: string; ready: number | string; oldest: Date }>(
+    `SELECT kind, count(*) AS ready, min(run_at) AS oldest FROM jobs WHERE status = 'QUEUED' AND run_at <= $1 GROUP BY kind`,
+    [now],
+  );
+  return rows.map((r) => ({ kind: r.kind, ready: Number(r.ready), oldest: r.oldest }));
+}

@@ -13,6 +13,7 @@ import { DatabaseUnavailableError, isUnavailableError, type Database } from '../
 import { backoffFor, defaultRetry, PermanentJobError, type JobContext, type JobDefinition } from './job.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobQueue } from './queue.ts';
+import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
 
 export interface WorkerOptions {
   db: Database;
@@ -29,6 +30,8 @@ export interface WorkerOptions {
    * says the database is back, and tells an attempt that failed for the outage from one that failed.
    */
   availability?: DatabaseAvailability;
+  /** Counts and times each attempt's outcome (pvs_jobs_finished_total, pvs_job_duration_seconds). */
+  metrics?: Pick<Metrics, 'jobFinished'>;
 }
 
 export interface Worker {
@@ -115,6 +118,8 @@ export function createWorker(options: WorkerOptions): Worker {
         }),
     };
     const log = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+    const started = performance.now();
+    const finished = (outcome: JobOutcome) => options.metrics?.jobFinished(job.kind, outcome, (performance.now() - started) / 1000);
     try {
       if (job.attempts > job.max_attempts) {
         // Its worker died on every attempt (a crash, not an error): stop taking the service down with it.
@@ -127,6 +132,7 @@ export function createWorker(options: WorkerOptions): Worker {
         return;
       }
       log.info('job succeeded');
+      finished('succeeded');
     } catch (error) {
       if (abort.signal.aborted && stopped) return; // shutdown: stop() releases it
       const now = clock.now();
@@ -145,6 +151,7 @@ export function createWorker(options: WorkerOptions): Worker {
       const err = describe(error);
       const record = failed ? () => repo.markFailed(db, job, now, err) : () => repo.markRetry(db, job, now, runAt, err);
       const recorded = await recordOrHold(log, { job, what: failed ? 'fail' : 'retry', record }, error);
+      if (recorded !== 'lost') finished(failed ? 'failed' : 'retried');
       if (recorded === 'lost') log.warn({ err }, 'job attempt failed after its lease was lost; another worker owns it now');
       else if (failed) log.error({ err }, recorded === 'held' ? 'job failed; recorded when the database is back' : 'job failed');
       else log.warn({ err, retryAt: runAt.toISOString() }, recorded === 'held' ? 'job attempt failed; will retry once the database is back' : 'job attempt failed; will retry');
