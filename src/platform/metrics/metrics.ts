@@ -5,15 +5,15 @@
 // bounded by construction: a route is its template (`/v1/business-lookups/:id`), a job is its kind, a
 // provider call is the provider's and the method's names; no id, name, email or raw path ever becomes a
 // label. Gauges that read the database (queue depth and age, pending notifications) are computed when
-// scraped, from one cached reading shared by every gauge and every scraper (`readings`), so that nobody
-// scraping costs nothing and ten scrapers cost one query every few seconds.
+// scraped, from one cached reading shared by every gauge and every scraper (readings.ts), so that nobody
+// scraping costs nothing and ten scrapers cost one reading (three small queries) every 5 s.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type JobOutcome = 'succeeded' | 'retried' | 'failed';
 export type DeliveryOutcome = 'delivered' | 'attempt_failed' | 'exhausted';
 export type ProviderOutcome = 'ok' | 'error' | 'timeout';
 
-/** What the database-reading gauges show, read at scrape time (metrics-readings.ts). */
+/** What the database-reading gauges show, read at scrape time (readings.ts). */
 export interface Readings {
   jobs: Array<{ kind: string; ready: number; oldestAgeSeconds: number }>;
   notificationsPending: number;
