@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './cli.ts';
 
 function onPath(name: string): string | undefined {
   return (process.env.PATH ?? '')
@@ -119,17 +119,6 @@ process.on('exit', () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** file_sd's format: a group per target, its address and path as Prometheus's relabelling reads them. */
 function targetGroups(targets: PromTarget[]) {
   return targets.map(({ url, labels }) => {
@@ -185,7 +174,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   try {
     // Another process may take the free port before Prometheus binds it: then try another.
     for (let attempt = 1; ; attempt++) {
-      const port = await freeLoopbackPort();
+      const port = await freePort();
       url = `http://127.0.0.1:${port}`;
       log = '';
       const c = spawn(
