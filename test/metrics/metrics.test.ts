@@ -187,7 +187,7 @@ describe('gauges read from the database', () => {
     let now = 1_000_000;
     let reads = 0;
     const metrics = createMetrics({ version: '1', now: () => now });
-    const reading: Readings = { jobs: [{ kind: 'a.job', ready: 3, oldestAgeSeconds: 42 }], notificationsPending: 7, screeningListVersion: 2, databaseUp: true, pool: { idle: 1, busy: 2, waiting: 0 } };
+    const reading: Readings = { jobs: [{ kind: 'a.job', ready: 3, oldestAgeSeconds: 42 }], notificationsPending: 7, screeningListVersion: 2, pool: { idle: 1, busy: 2, waiting: 0 } };
     metrics.readFrom(async () => {
       reads++;
       return reading;
@@ -213,7 +213,7 @@ describe('gauges read from the database', () => {
     const metrics = createMetrics({ version: '1', now: () => now });
     metrics.readFrom(async () => {
       if (!up) throw new Error('connection refused');
-      return { jobs: [{ kind: 'a.job', ready: 1, oldestAgeSeconds: 5 }], notificationsPending: 4, screeningListVersion: 3, databaseUp: true, pool: null };
+      return { jobs: [{ kind: 'a.job', ready: 1, oldestAgeSeconds: 5 }], notificationsPending: 4, screeningListVersion: 3, pool: null };
     });
     await metrics.registry.metrics();
     up = false;

@@ -18,7 +18,6 @@ export interface Readings {
   jobs: Array<{ kind: string; ready: number; oldestAgeSeconds: number }>;
   notificationsPending: number;
   screeningListVersion: number;
-  databaseUp: boolean;
   pool: { idle: number; busy: number; waiting: number } | null;
 }
 
@@ -104,7 +103,7 @@ export function createMetrics(options: { version: string; now?: () => number }):
     registers: [registry],
     async collect() {
       const r = await reading();
-      this.set(r?.databaseUp ? 1 : 0);
+      this.set(r ? 1 : 0);
     },
   });
 

@@ -27,6 +27,6 @@ export function databaseReadings(sources: ReadingSources): () => Promise<Reading
       const r = byKind.get(kind);
       return { kind, ready: r?.ready ?? 0, oldestAgeSeconds: r ? Math.max(0, (now.getTime() - new Date(r.oldest).getTime()) / 1000) : 0 };
     });
-    return { jobs, notificationsPending: pending, screeningListVersion: version ?? 0, databaseUp: true, pool: db.poolStats?.() ?? null };
+    return { jobs, notificationsPending: pending, screeningListVersion: version ?? 0, pool: db.poolStats?.() ?? null };
   };
 }
