@@ -19,6 +19,7 @@ import { installInputGuard } from './platform/http/input-guard.ts';
 import { installLoadShedding } from './platform/http/load-shedding.ts';
 import { clientErrorHandler, frameworkErrors, installProblemHandling, maxPathParameterLength } from './platform/http/problem.ts';
 import { installHttpMetrics } from './platform/http/metrics-hooks.ts';
+import { activeTracing } from './platform/tracing/tracing.ts';
 import { installRequestHooks } from './platform/http/request-hooks.ts';
 import type { HttpApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -61,6 +62,9 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // A span per request when tracing is on: first, so that every hook and handler is inside it.
+  const tracing = activeTracing();
+  if (tracing) await app.register(tracing.fastifyPlugin());
   app.setValidatorCompiler(validatorCompiler);
   installProblemHandling(app);
   // In this order: every answer, refusals included, carries the security headers and the request id;

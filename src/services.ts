@@ -31,6 +31,7 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { instrumentProvider } from './platform/metrics/instrument-provider.ts';
 import { createMetrics, disabledMetrics } from './platform/metrics/metrics.ts';
 import { databaseReadings } from './platform/metrics/readings.ts';
+import { traceWhenTracing } from './platform/tracing/traced-database.ts';
 import { packageVersion } from './platform/version.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimitStore } from './platform/rate-limit.ts';
@@ -52,10 +53,7 @@ export class DataDirBusyError extends Error {
   }
 }
 
-/**
- * Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked).
- * Each driver is loaded only when chosen.
- */
+/** Opens PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (locked); each driver loaded only when chosen. */
 export async function openDatabase(config: Config): Promise<{ db: Database; lock?: DataDirLock }> {
   if (config.DATABASE_URL) {
     const { openPostgres } = await import('./platform/db/postgres.ts');
@@ -94,8 +92,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const metrics = config.METRICS_ADDRESS === 'off' ? disabledMetrics() : createMetrics({ version: packageVersion() });
   const opened = overrides.db ? { db: overrides.db } : await openDatabase(config);
   // Every call goes through the availability guard: while the database is unreachable calls fail at once
-  // (503), /ready says so, and the worker and dispatcher wait for it (db/availability.ts).
-  const db = guardDatabase(opened.db, { logger: logger.child({ module: 'db' }) });
+  // (503), /ready says so, and the worker and dispatcher wait for it (db/availability.ts). Traced when on.
+  const db = guardDatabase(traceWhenTracing(opened.db), { logger: logger.child({ module: 'db' }) });
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const closer of closers) await closer();

@@ -23,7 +23,7 @@ import type { PaymentGateway } from '../src/providers/gateway/gateway.ts';
 import { createLazyStripeGateway } from '../src/providers/gateway/lazy-stripe-gateway.ts';
 import { createLazyS3Storage } from '../src/providers/storage/lazy-s3-storage.ts';
 import type { DocumentStorage } from '../src/providers/storage/storage.ts';
-import { heavyPackages, loadedPackages, matchingPackages, readLoads, recordLoadsHook, recordLoadsVariable } from './helpers/module-loads.ts';
+import { heavyPackages, tracingPackages, loadedPackages, matchingPackages, readLoads, recordLoadsHook, recordLoadsVariable } from './helpers/module-loads.ts';
 import { tinyPdf } from './helpers/tiny-pdf.ts';
 
 // Run once, in the PostgreSQL pass (where it is quicker): its children run on their own embedded database,
@@ -63,7 +63,7 @@ describe('what the service loads', { skip: pgliteSkip }, () => {
     assert.deepEqual(matchingPackages(loaded, ['pdfkit', 'sharp']), ['pdfkit', 'sharp']);
   });
 
-  it('starts, is ready and answers partner calls without any heavy package, with Stripe and S3 configured', async () => {
+  it('starts, is ready and answers partner calls without any heavy package or tracing SDK, with Stripe and S3 configured', async () => {
     const file = path.join(scratch, 'start.txt');
     const { seen } = await runService<Record<string, number>>('start', ['--import', recordLoadsHook], { [recordLoadsVariable]: file });
     assert.deepEqual(seen, { ready: 200, contact: 201, verification: 201, payment: 201 });
@@ -72,6 +72,8 @@ describe('what the service loads', { skip: pgliteSkip }, () => {
     // The recording is of the service: its composition root, its HTTP server and its database were loaded.
     assert.ok(urls.some((url) => url.endsWith('/src/services.ts')) && loaded.has('fastify') && loaded.has('@electric-sql/pglite'), 'the service was recorded');
     assert.deepEqual(matchingPackages(loaded, heavyPackages), [], 'no heavy package was loaded');
+    // Tracing is off unless an OTLP endpoint is configured, and off it costs no SDK.
+    assert.deepEqual(matchingPackages(loaded, tracingPackages), [], 'no OpenTelemetry SDK package was loaded');
   });
 });
 

@@ -13,6 +13,7 @@ import { createServices, type Services } from '../services.ts';
 import { countCompanies } from '../providers/register/asic-dataset/asic-companies.repository.ts';
 import { serverInfoPath, writeServerInfo } from './server-info.ts';
 import { startMetricsServer, type MetricsServer } from '../platform/metrics/metrics-server.ts';
+import { startTracing, tracesEndpoint, type Tracing } from '../platform/tracing/tracing.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -80,10 +81,14 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     process.off('SIGTERM', deferSignal);
   };
   let services: Services;
+  let tracing: Tracing | undefined;
   try {
+    // Before the services, which trace their statements and provider calls once it is on.
+    tracing = await startTracing(config);
     say(config.DATABASE_URL ? 'connecting to PostgreSQL and applying pending migrations' : 'opening the embedded database and applying pending migrations (the first start creates it)');
     services = await createServices(config);
   } catch (error) {
+    await tracing?.shutdown();
     stopDeferring();
     throw error;
   }
@@ -121,6 +126,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     await app?.close();
     await metricsServer?.close();
     await services.close();
+    await tracing?.shutdown();
     stopDeferring();
     throw error;
   }
@@ -143,6 +149,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
         ]
       : []),
     ...(metricsServer ? [`  Metrics  ${metricsServer.url}`] : []),
+    ...(tracing ? [`  Traces   ${tracesEndpoint(config) ?? ''}`] : []),
     ...startLines,
   ];
   process.stdout.write(`${banner.join('\n')}\n`);
@@ -167,6 +174,8 @@ export async function runServe(config: Config, role: Role): Promise<void> {
       await metricsServer?.close();
       if (app && existsSync(infoFile)) rmSync(infoFile, { force: true });
       await services.close();
+      // Last, so that the spans of the shutdown's own work are sent too.
+      await tracing?.shutdown();
       clearTimeout(force);
       logger.info('stopped');
       process.exitCode = 0;

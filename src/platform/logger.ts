@@ -2,6 +2,7 @@
 // route pattern, not the raw URL (hosted links carry tokens in their path), and known secret fields
 // are redacted wherever they appear.
 import pino, { type Logger } from 'pino';
+import { traceIds, tracingOn } from './tracing/spans.ts';
 
 export const redactedPaths = [
   'authorization',
@@ -21,6 +22,7 @@ export const redactedPaths = [
   '*.SECRET_KEY',
 ];
 
+/** With tracing on (started before the logger is made), each line written inside a traced request, job or delivery carries its traceId and spanId. */
 export function createLogger(options: { level: string; destination?: pino.DestinationStream }): Logger {
   return pino(
     {
@@ -29,6 +31,7 @@ export function createLogger(options: { level: string; destination?: pino.Destin
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: redactedPaths, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      ...(tracingOn() ? { mixin: traceIds } : {}),
     },
     options.destination,
   );

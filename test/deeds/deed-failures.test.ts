@@ -11,6 +11,7 @@ import { createTestContext, type TestContext, type TestPartner } from '../helper
 import { scanPdf, typesetPdf } from '../helpers/deed-scans.ts';
 import { createDeed, deedOf, shortDeedPages, start, upload } from '../helpers/deeds.ts';
 import { placesHolding } from '../helpers/privacy.ts';
+import { captureSpans, type SpanCapture } from '../helpers/span-capture.ts';
 
 const skip = process.env.TEST_DATABASE === 'postgres' ? 'OCR needs no database: it runs in the PGlite pass only' : false;
 const clock = createManualClock(new Date('2026-11-24T09:00:00.000Z'));
@@ -33,32 +34,39 @@ async function failedWith(t: TestContext, partner: TestPartner, pdf: Buffer) {
   return view.failureReason;
 }
 
-async function assertTfnNowhere(t: TestContext) {
-  const { found, scanned } = await placesHolding(t, [tfn.digits, tfn.printed]);
-  assert.ok(scanned.includes('deed_analyses') && scanned.includes('events'));
+async function assertTfnNowhere(t: TestContext, spans: SpanCapture) {
+  const { found, scanned } = await placesHolding(t, [tfn.digits, tfn.printed], { spans });
+  assert.ok(scanned.includes('deed_analyses') && scanned.includes('events') && scanned.includes('spans'));
+  assert.ok((await spans.spans()).some((s) => s.name === 'job deeds.analyse'), 'the deed run was traced');
   assert.deepEqual(found, []);
 }
 
 describe('a deed that holds a Tax File Number', () => {
   let t: TestContext;
   let partner: TestPartner;
+  let spans: SpanCapture;
   before(async () => {
+    // Traced, so that the spans of each run are searched for the number too.
+    spans = await captureSpans();
     t = await createTestContext({ clock });
     partner = await t.f.partner();
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await spans.stop();
+  });
 
-  it('on a born-digital page: TFN_CONTENT_DETECTED, the document deleted, the digits in no table and no log line', async () => {
+  it('on a born-digital page: TFN_CONTENT_DETECTED, the document deleted, the digits in no table, log line or span', async () => {
     const pages = shortDeedPages(`The Settlor's tax file number is ${tfn.printed}.`);
     assert.equal(await failedWith(t, partner, await typesetPdf(pages)), 'TFN_CONTENT_DETECTED');
-    await assertTfnNowhere(t);
+    await assertTfnNowhere(t, spans);
   });
 
   it('only on a scanned page: found by OCR, with the same outcome', { skip }, async () => {
     const digital = await typesetPdf([...shortDeedPages(), `SCHEDULE 2\nTax File Number of the Settlor: ${tfn.printed}\nSigned by the Settlor.`], { fontSize: 14 });
     const scanned = await scanPdf(digital, { seed: 7, noise: 0.02, skewDegrees: 0.6 });
     assert.equal(await failedWith(t, partner, scanned), 'TFN_CONTENT_DETECTED');
-    await assertTfnNowhere(t);
+    await assertTfnNowhere(t, spans);
   });
 
   it('a blank scan: OCR_FAILED', { skip }, async () => {

@@ -9,6 +9,19 @@ export const recordLoadsHook = fileURLToPath(new URL('./record-loads.mjs', impor
 export const recordLoadsVariable = 'RECORD_LOADS_FILE';
 
 /** The packages only a heavy provider may load: PDF, OCR, canvas, images, cloud and payment SDKs. */
+/** OpenTelemetry's SDK, loaded only when tracing is configured (@opentelemetry/api alone is loaded always). */
+export const tracingPackages = [
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/instrumentation',
+  '@opentelemetry/instrumentation-undici',
+  '@fastify/otel',
+];
+
 export const heavyPackages = ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@napi-rs/canvas', 'sharp', 'pdfkit', 'fontkit', '@aws-sdk/*', '@smithy/*', 'stripe'];
 
 /** The URLs in a file record-loads.mjs wrote, one a line. */

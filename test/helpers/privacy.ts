@@ -1,10 +1,11 @@
 // Where personal data must never be: every table PVS keeps (the sandbox identity provider's own store,
-// which plays the provider, excepted) and the log. Every table is read raw, whatever it is, so a table
-// added later is searched too.
+// which plays the provider, excepted), the log, and the spans a traced test captured. Every table is
+// read raw, whatever it is, so a table added later is searched too.
 import type { TestContext } from './context.ts';
+import type { SpanCapture } from './span-capture.ts';
 
 /** Each place that holds one of `values` (case-insensitive), as "table holds …" or "the log holds …"; empty when none. */
-export async function placesHolding(t: TestContext, values: string[]): Promise<{ found: string[]; scanned: string[] }> {
+export async function placesHolding(t: TestContext, values: string[], options: { spans?: SpanCapture } = {}): Promise<{ found: string[]; scanned: string[] }> {
   const wanted = values.map((v) => v.toLowerCase());
   const tables = await t.services.db.query<{ table_name: string }>(
     "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
@@ -20,5 +21,10 @@ export async function placesHolding(t: TestContext, values: string[]): Promise<{
   }
   const logs = t.logText().toLowerCase();
   for (const [i, value] of wanted.entries()) if (logs.includes(value)) found.push(`the log holds "${values[i]}"`);
+  if (options.spans) {
+    const spans = (await options.spans.text()).toLowerCase();
+    scanned.push('spans');
+    for (const [i, value] of wanted.entries()) if (spans.includes(value)) found.push(`a span holds "${values[i]}"`);
+  }
   return { found, scanned };
 }

@@ -1,7 +1,8 @@
 // After a full sandbox run (a lookup-bound request and a hand-built one, people through every outcome,
 // an operator's decision, the events written and delivered), no PVS table holds what the people typed:
 // not a name, email, phone, date of birth, address or document number. Only the identity provider's
-// own store holds them, sealed. Every table is read raw, whatever it is, so a new one is scanned too.
+// own store holds them, sealed. Every table is read raw, whatever it is, so a new one is scanned too;
+// the run is traced, and no span holds them either.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sandboxScreeningFixture } from '../../src/cli/serve.ts';
@@ -10,18 +11,25 @@ import { runDueJobs } from '../helpers/billing.ts';
 import { createTestContext, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { settledLookup } from '../helpers/lookups.ts';
 import { placesHolding } from '../helpers/privacy.ts';
+import { captureSpans, type SpanCapture } from '../helpers/span-capture.ts';
 import { createVerification, mintLinks, openLink, photo } from '../helpers/verifications.ts';
 
 const clock = createManualClock(new Date('2026-11-24T09:00:00.000Z'));
 let t: TestContext;
 let partner: TestPartner;
+let spans: SpanCapture;
 
 before(async () => {
+  // Traced, so that every span of the run is scanned too.
+  spans = await captureSpans();
   t = await createTestContext({ clock });
   await t.services.screening.importList({ format: 'opensanctions', filePath: sandboxScreeningFixture, list: 'sandbox-fixture' });
   partner = await t.f.partner({ name: 'Ledger Tax' });
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await spans.stop();
+});
 
 /** Distinctive values, so that a hit is this run's and not a register's or a fixture's. */
 function personOf(n: number, lastName: string) {
@@ -86,9 +94,12 @@ it('no PVS table holds a name, email, phone, date of birth, address or document 
     await runDueJobs(t);
   }
 
-  const { found, scanned } = await placesHolding(t, entered);
+  const { found, scanned } = await placesHolding(t, entered, { spans });
   assert.deepEqual(found, []);
-  assert.ok(scanned.includes('verification_individuals') && scanned.includes('events') && scanned.includes('jobs'), `scanned ${scanned.join(', ')}`);
+  assert.ok(['verification_individuals', 'events', 'jobs', 'spans'].every((place) => scanned.includes(place)), `scanned ${scanned.join(', ')}`);
+  // The spans scanned are the run's: requests, jobs and statements.
+  const names = new Set((await spans.spans()).map((s) => s.name));
+  for (const name of ['POST /hosted/v1/verification-session/submit', 'job verifications.check']) assert.ok([...names].some((n) => n.startsWith(name)), `no ${name} among ${[...names].join(', ')}`);
 
   // The provider's own store does hold them, sealed: a raw read shows none.
   const sealed = JSON.stringify(await t.services.db.query('SELECT * FROM sandbox_identity_steps')).toLowerCase();

@@ -15,6 +15,7 @@ import type { Deliverer } from './delivery.ts';
 import * as repo from './notifications.repository.ts';
 import { deliveryWindowMs, nextAttemptAt, parseRetryAfter } from './schedule.ts';
 import type { Metrics } from '../../platform/metrics/metrics.ts';
+import { continuedSpan, SpanKind } from '../../platform/tracing/spans.ts';
 
 /** How often a notification for a disabled destination looks again. */
 const disabledRecheckMs = 5 * 60_000;
@@ -190,7 +191,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function begin(n: repo.ClaimedNotification) {
     inFlight += 1;
     if (n.payload_sealed) sealedPayloads.add(n.id);
-    const job: Promise<void> = send(n)
+    const attributes = { 'pvs.notification.id': n.id, 'pvs.event.type': n.type, 'pvs.webhook.attempt': n.attempts + 1 };
+    const job: Promise<void> = continuedSpan('webhook delivery', SpanKind.PRODUCER, n.trace_parent, attributes, async (span) => {
+      const outcome = await send(n);
+      span?.setAttribute('pvs.webhook.outcome', outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'PENDING' ? 'attempt_failed' : 'exhausted');
+      if (outcome.errorClass && outcome.errorClass !== 'NONE') span?.setAttribute('error.type', outcome.errorClass);
+      return outcome;
+    })
       .catch((error) => {
         // A bug (a secret that no longer opens, say): on record as a failure, never claimed forever.
         logger.error({ err: String(error), notificationId: n.id }, 'webhook delivery crashed');

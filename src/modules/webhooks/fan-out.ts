@@ -3,6 +3,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { newId } from '../../platform/ids.ts';
+import { currentTraceparent } from '../../platform/tracing/spans.ts';
 import type { EmittedEvent, EventListener } from '../../platform/outbox.ts';
 import { subscribedDestinationIds } from './destinations.repository.ts';
 import { insertNotifications } from './notifications.repository.ts';
@@ -16,6 +17,8 @@ export async function createNotifications(
   at: Date,
   retryOf: string | null = null,
 ): Promise<string[]> {
+  // Each delivery continues the trace the event was emitted in (a request's, or a job's).
+  const traceParent = currentTraceparent();
   const rows = destinationIds.map((destinationId) => ({
     id: newId('notification', at.getTime()),
     partnerId: event.partnerId,
@@ -26,6 +29,7 @@ export async function createNotifications(
     maxAttempts,
     retryOf,
     at,
+    traceParent,
   }));
   await insertNotifications(tx, rows);
   return rows.map((r) => r.id);

@@ -23,6 +23,8 @@ export interface NotificationRow {
 /** A claimed notification with what its delivery needs: the event and the destination. */
 export interface ClaimedNotification extends NotificationRow {
   lease_owner: string;
+  /** The trace its event was emitted in (W3C traceparent), when tracing was on. */
+  trace_parent: string | null;
   occurred_at: Date;
   payload: Record<string, unknown> | null;
   payload_sealed: string | null;
@@ -41,15 +43,15 @@ const columns = `n.id, n.partner_id, n.event_id, n.destination_id, n.type, n.cat
 
 export async function insertNotifications(
   db: Executor,
-  rows: Array<{ id: string; partnerId: string; eventId: string; destinationId: string; type: string; category: string; maxAttempts: number; retryOf?: string | null; at: Date }>,
+  rows: Array<{ id: string; partnerId: string; eventId: string; destinationId: string; type: string; category: string; maxAttempts: number; retryOf?: string | null; at: Date; traceParent?: string | null }>,
 ): Promise<void> {
   if (rows.length === 0) return;
   // Held inside a transaction (see Queryable.write): it may refer to an event held in the same one.
   await db.write(
-    `INSERT INTO webhook_notifications (id, partner_id, event_id, destination_id, type, category, status, max_attempts, next_attempt_at, retry_of, created_at)
-     SELECT id, partner_id, event_id, destination_id, type, category, 'PENDING', max_attempts, at, retry_of, at
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[])
-       AS r(id, partner_id, event_id, destination_id, type, category, max_attempts, retry_of, at)`,
+    `INSERT INTO webhook_notifications (id, partner_id, event_id, destination_id, type, category, status, max_attempts, next_attempt_at, retry_of, created_at, trace_parent)
+     SELECT id, partner_id, event_id, destination_id, type, category, 'PENDING', max_attempts, at, retry_of, at, trace_parent
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[], $10::text[])
+       AS r(id, partner_id, event_id, destination_id, type, category, max_attempts, retry_of, at, trace_parent)`,
     [
       rows.map((r) => r.id),
       rows.map((r) => r.partnerId),
@@ -60,6 +62,7 @@ export async function insertNotifications(
       rows.map((r) => r.maxAttempts),
       rows.map((r) => r.retryOf ?? null),
       rows.map((r) => r.at),
+      rows.map((r) => r.traceParent ?? null),
     ],
   );
 }
@@ -81,7 +84,7 @@ export async function claimDue(db: Executor, args: { owner: string; now: Date; l
        FROM due WHERE n.id = due.id
        RETURNING n.*
      )
-     SELECT ${columns}, n.lease_owner, e.occurred_at, e.payload, e.payload_sealed, e.test,
+     SELECT ${columns}, n.lease_owner, n.trace_parent, e.occurred_at, e.payload, e.payload_sealed, e.test,
        d.url, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at,
        d.enabled AS destination_enabled, (d.deleted_at IS NOT NULL) AS destination_deleted,
        (SELECT min(a.started_at) FROM webhook_attempts a WHERE a.notification_id = n.id) AS first_attempt_at

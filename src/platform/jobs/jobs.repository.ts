@@ -16,6 +16,8 @@ export interface JobRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  /** The trace that enqueued it (W3C traceparent), when tracing was on. */
+  trace_parent: string | null;
 }
 
 export interface NewJob {
@@ -26,13 +28,14 @@ export interface NewJob {
   runAt: Date;
   maxAttempts: number;
   now: Date;
+  traceParent?: string | null;
 }
 
-const insertJobSql = `INSERT INTO jobs (id, kind, key, payload, status, run_at, max_attempts, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, 'QUEUED', $5, $6, $7, $7)
+const insertJobSql = `INSERT INTO jobs (id, kind, key, payload, status, run_at, max_attempts, created_at, updated_at, trace_parent)
+  VALUES ($1, $2, $3, $4, 'QUEUED', $5, $6, $7, $7, $8)
   ON CONFLICT (key) DO NOTHING`;
 
-const jobParams = (job: NewJob) => [job.id, job.kind, job.key, JSON.stringify(job.payload), job.runAt, job.maxAttempts, job.now];
+const jobParams = (job: NewJob) => [job.id, job.kind, job.key, JSON.stringify(job.payload), job.runAt, job.maxAttempts, job.now, job.traceParent ?? null];
 
 export async function insertJob(db: Executor, job: NewJob): Promise<{ id: string; created: boolean }> {
   const rows = await db.query<{ id: string }>(`${insertJobSql} RETURNING id`, jobParams(job));

@@ -6,6 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Clock } from '../clock.ts';
 import type { Executor, Tx } from '../db/database.ts';
 import { newId } from '../ids.ts';
+import { currentTraceparent } from '../tracing/spans.ts';
 import { defaultRetry, type JobSpec } from './job.ts';
 import { insertJob, writeJob, type NewJob } from './jobs.repository.ts';
 
@@ -54,6 +55,8 @@ export function createJobQueue(deps: { clock: Clock; definitions: readonly JobSp
       runAt: options.runAt ?? now,
       maxAttempts: (registered.retry ?? defaultRetry).maxAttempts,
       now,
+      // The job's span continues the trace of the request or job that asked for it.
+      traceParent: currentTraceparent(),
     };
   }
 

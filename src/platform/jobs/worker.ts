@@ -14,6 +14,7 @@ import { backoffFor, defaultRetry, PermanentJobError, type JobContext, type JobD
 import * as repo from './jobs.repository.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
+import { continuedSpan, SpanKind, SpanStatusCode, type Span } from '../tracing/spans.ts';
 
 export interface WorkerOptions {
   db: Database;
@@ -90,7 +91,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   const runningOfKind = (kind: string) => [...running.values()].filter((r) => r.job.kind === kind).length;
 
-  async function execute(definition: JobDefinition, job: repo.JobRow, abort: AbortController): Promise<void> {
+  async function execute(definition: JobDefinition, job: repo.JobRow, abort: AbortController, span?: Span): Promise<void> {
     let completed = false;
     const heartbeat = setInterval(
       () => {
@@ -119,7 +120,11 @@ export function createWorker(options: WorkerOptions): Worker {
     };
     const log = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     const started = performance.now();
-    const finished = (outcome: JobOutcome) => options.metrics?.jobFinished(job.kind, outcome, (performance.now() - started) / 1000);
+    const finished = (outcome: JobOutcome) => {
+      options.metrics?.jobFinished(job.kind, outcome, (performance.now() - started) / 1000);
+      span?.setAttribute('pvs.job.outcome', outcome);
+      if (outcome !== 'succeeded') span?.setStatus({ code: SpanStatusCode.ERROR });
+    };
     try {
       if (job.attempts > job.max_attempts) {
         // Its worker died on every attempt (a crash, not an error): stop taking the service down with it.
@@ -224,7 +229,8 @@ export function createWorker(options: WorkerOptions): Worker {
       for (const job of jobs) {
         const abort = new AbortController();
         const entry: Running = { job, done: Promise.resolve(), abort };
-        entry.done = execute(definition, job, abort).finally(() => {
+        const attributes = { 'pvs.job.kind': job.kind, 'pvs.job.attempt': job.attempts, 'pvs.job.id': job.id };
+        entry.done = continuedSpan(`job ${job.kind}`, SpanKind.CONSUMER, job.trace_parent, attributes, (span) => execute(definition, job, abort, span)).finally(() => {
           running.delete(entry);
           if (!outage) schedule(0);
         });
