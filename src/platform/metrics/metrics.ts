@@ -107,13 +107,32 @@ export function createMetrics(options: { version: string; now?: () => number }):
     },
   });
 
+  // Every answer updates two series. prom-client finds a series by hashing its labels on every call;
+  // keeping each series' handle, found once per method, route and status (a bounded set: routes are
+  // templates), makes the count and the timing two array updates (bench/README.md, metrics-overhead).
+  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+  const durationSeries = new Map<string, { observe(seconds: number): void }>();
+  const seriesOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let series = requestSeries.get(key);
+    if (!series) {
+      const durationKey = `${method} ${route}`;
+      let duration = durationSeries.get(durationKey);
+      if (!duration) durationSeries.set(durationKey, (duration = httpDuration.labels({ method, route })));
+      series = { count: httpRequests.labels({ method, route, status: String(status) }), duration };
+      requestSeries.set(key, series);
+    }
+    return series;
+  };
+
   let processMetrics = false;
   return {
     enabled: true,
     registry,
     httpRequest(method, route, status, seconds) {
-      httpRequests.inc({ method, route, status: String(status) });
-      httpDuration.observe({ method, route }, seconds);
+      const series = seriesOf(method, route, status);
+      series.count.inc();
+      series.duration.observe(seconds);
     },
     jobFinished(kind, outcome, seconds) {
       jobsFinished.inc({ kind, outcome });
