@@ -24,7 +24,8 @@ const settings = {
   DATABASE_QUERY_TIMEOUT_SECONDS: { schema: PositiveInt, default: 30, doc: 'PostgreSQL: a query unanswered this long fails, and counts as the database being unreachable (migrations are exempt)' },
   DATABASE_CONNECT_TIMEOUT_SECONDS: { schema: PositiveInt, default: 3, doc: 'PostgreSQL: how long making a connection, or waiting for a free one in the pool, may take' },
   DATA_DIR: { schema: Type.String({ minLength: 1 }), default: './.data', doc: 'embedded database, generated secret key, local storage' },
-  SECRET_KEY: { schema: Type.String({ minLength: 32 }), default: undefined, doc: 'root secret (≥ 32 chars); generated into DATA_DIR in sandbox, required in production' },
+  SECRET_KEY: { schema: Type.String({ minLength: 32 }), default: undefined, doc: 'root secret (≥ 32 chars), the key ring\'s current key: it seals everything new; generated into DATA_DIR in sandbox, required in production' },
+  PREVIOUS_SECRET_KEYS: { schema: Type.String({ pattern: '^[^,]{32,}(,[^,]{32,})*$' }), default: undefined, doc: 'earlier SECRET_KEYs, comma-separated (each ≥ 32 chars): they still open and verify what they sealed and signed, never seal; remove one once `pvs keys status` shows nothing under it (docs/security.md, "Key ring")' },
   STORAGE: { schema: Type.Union([Type.Literal('local'), Type.Literal('s3')]), default: 'local', doc: 'object storage for uploads' },
   S3_BUCKET: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'bucket, with STORAGE=s3' },
   S3_REGION: { schema: Type.String({ minLength: 1 }), default: undefined, doc: 'region, with STORAGE=s3' },
@@ -83,6 +84,8 @@ const settings = {
   LOOKUP_READ_BUDGET: { schema: Type.Integer({ minimum: 1, maximum: 100_000 }), default: 50, doc: 'registry and ownership reads allowed per lookup per UTC day (a matching If-None-Match costs none)' },
   WEB_SESSION_IDLE_MINUTES: { schema: Type.Integer({ minimum: 5, maximum: 1440 }), default: 30, doc: 'a portal or console session unused this long ends; sign in again' },
   WEB_SESSION_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 12, doc: 'a portal or console session ends this long after sign-in, however much it is used' },
+  MFA_STEP_UP_MINUTES: { schema: Type.Integer({ minimum: 1, maximum: 720 }), default: 15, doc: 'the console asks for a fresh second-factor code before showing identity documents or AML evidence when the session\'s last one is older than this (docs/security.md)' },
+  SIGN_IN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 30, doc: 'posts of the portal\'s and the console\'s sign-in, password and second-factor forms per minute per client address, whatever the account; more are answered 429 with Retry-After (docs/security.md)' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
   PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },
@@ -90,11 +93,20 @@ const settings = {
   PRICE_VERIFICATION_INDIVIDUAL: { schema: Cents, default: 900, doc: 'price in cents of verifying one individual (charged at the first submitted attempt)' },
 } satisfies Record<string, { schema: TSchema; default: unknown; doc: string }>;
 
+/** Settings whose values are keys: an error about one never shows it. */
+const secretSettings = new Set(['SECRET_KEY', 'PREVIOUS_SECRET_KEYS', 'STRIPE_SECRET_KEY', 'ABR_GUID', 'DEED_LLM_API_KEY']);
+
 type Settings = typeof settings;
 type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined ? Static<Settings[K]['schema']> | undefined : Static<Settings[K]['schema']> };
 
 export type Config = Readonly<
-  Omit<Parsed, 'BILLING_RUN_WINDOW' | 'IDENTITY_PROVIDER'> & { PUBLIC_BASE_URL: string; SECRET_KEY: string; BILLING_RUN_WINDOW_SECONDS: number; IDENTITY_PROVIDER: 'sandbox' | 'none' }
+  Omit<Parsed, 'BILLING_RUN_WINDOW' | 'IDENTITY_PROVIDER' | 'PREVIOUS_SECRET_KEYS'> & {
+    PUBLIC_BASE_URL: string;
+    SECRET_KEY: string;
+    PREVIOUS_SECRET_KEYS: readonly string[];
+    BILLING_RUN_WINDOW_SECONDS: number;
+    IDENTITY_PROVIDER: 'sandbox' | 'none';
+  }
 >;
 
 export class ConfigError extends Error {
@@ -115,7 +127,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = Value.Convert(setting.schema, raw);
     if (!Value.Check(setting.schema, value)) {
       const first = Value.Errors(setting.schema, value).First();
-      throw new ConfigError(`${name}: invalid value ${JSON.stringify(raw)} (${first?.message ?? 'does not match'}; ${setting.doc})`);
+      // A secret's value is never repeated: a start's error reaches logs and terminals.
+      const shown = secretSettings.has(name) ? '(not shown: it is a secret)' : JSON.stringify(raw);
+      throw new ConfigError(`${name}: invalid value ${shown} (${first?.message ?? 'does not match'}; ${setting.doc})`);
     }
     out[name] = value;
   }
@@ -138,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.ENVIRONMENT === 'production' && parsed.IDENTITY_PROVIDER === 'sandbox') {
     throw new ConfigError('IDENTITY_PROVIDER: production refuses the sandbox identity provider; no real one is integrated yet, so leave it unset (none)');
   }
-  const { BILLING_RUN_WINDOW: window, IDENTITY_PROVIDER: identity, ...rest } = parsed;
+  const { BILLING_RUN_WINDOW: window, IDENTITY_PROVIDER: identity, PREVIOUS_SECRET_KEYS: previousText, ...rest } = parsed;
   const identityProvider = identity ?? (parsed.ENVIRONMENT === 'sandbox' ? 'sandbox' : 'none');
   const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
   if (windowSeconds < 1) throw new ConfigError('BILLING_RUN_WINDOW: must be at least one second');
@@ -150,7 +164,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
-  return Object.freeze({ ...rest, PUBLIC_BASE_URL: publicBaseUrl, SECRET_KEY: secretKey, BILLING_RUN_WINDOW_SECONDS: windowSeconds, IDENTITY_PROVIDER: identityProvider });
+  const previousKeys = previousText === undefined ? [] : previousText.split(',');
+  if (previousKeys.includes(secretKey)) throw new ConfigError('PREVIOUS_SECRET_KEYS: holds SECRET_KEY itself; list only the keys it replaced');
+  if (new Set(previousKeys).size !== previousKeys.length) throw new ConfigError('PREVIOUS_SECRET_KEYS: lists a key twice');
+  return Object.freeze({
+    ...rest,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    SECRET_KEY: secretKey,
+    PREVIOUS_SECRET_KEYS: Object.freeze(previousKeys),
+    BILLING_RUN_WINDOW_SECONDS: windowSeconds,
+    IDENTITY_PROVIDER: identityProvider,
+  });
 }
 
 /** METRICS_ADDRESS as a host (brackets off an IPv6 address) and a port. */

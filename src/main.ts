@@ -94,6 +94,16 @@ operator
     print(result, Boolean(options.json), (r: { operatorId: string; email: string; disabledAt: string }) => `Operator ${r.operatorId} (${r.email}) is disabled since ${r.disabledAt}`);
   });
 
+operator
+  .command('reset-mfa')
+  .description('remove an operator\'s second factor and recovery codes (a lost phone): their sessions end, and they set up a new one at the next sign-in')
+  .requiredOption('--email <email>', 'their email address')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { email: string; json?: boolean }) => {
+    const result = await runAdminCommand('operator-reset-mfa', { email: options.email });
+    print(result, Boolean(options.json), (r: SecondFactorReset & { operatorId: string }) => formatReset(`Operator ${r.operatorId}`, r));
+  });
+
 const portalUser = program.command('portal-user').description("a partner's staff who sign in to the portal (/portal)");
 portalUser
   .command('create')
@@ -121,6 +131,28 @@ portalUser
     const result = await runAdminCommand('portal-user-disable', { email: options.email });
     print(result, Boolean(options.json), (r: { portalUserId: string; email: string; disabledAt: string }) => `Portal user ${r.portalUserId} (${r.email}) is disabled since ${r.disabledAt}`);
   });
+
+portalUser
+  .command('reset-mfa')
+  .description('remove a portal user\'s second factor and recovery codes (a lost phone): their sessions end, and they may set up a new one (must, if their partner requires it)')
+  .requiredOption('--email <email>', 'their email address')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { email: string; json?: boolean }) => {
+    const result = await runAdminCommand('portal-user-reset-mfa', { email: options.email });
+    print(result, Boolean(options.json), (r: SecondFactorReset & { portalUserId: string }) => formatReset(`Portal user ${r.portalUserId}`, r));
+  });
+
+interface SecondFactorReset {
+  email: string;
+  hadSecondFactor: boolean;
+  recoveryCodesRemoved: number;
+  sessionsEnded: number;
+}
+
+function formatReset(who: string, r: SecondFactorReset): string {
+  const what = r.hadSecondFactor ? `second factor and its ${r.recoveryCodesRemoved} recovery codes removed` : 'had no second factor; nothing to remove';
+  return `${who} (${r.email}): ${what}; ${r.sessionsEnded} session${r.sessionsEnded === 1 ? '' : 's'} ended`;
+}
 
 const destination = program.command('destination').description('webhook destinations');
 destination

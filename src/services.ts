@@ -28,19 +28,14 @@ import type { JobDefinition } from './platform/jobs/job.ts';
 import { createJobQueue } from './platform/jobs/queue.ts';
 import { createWorker } from './platform/jobs/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
-import { instrumentProvider } from './platform/metrics/instrument-provider.ts';
 import { createMetrics, disabledMetrics } from './platform/metrics/metrics.ts';
 import { databaseReadings } from './platform/metrics/readings.ts';
 import { traceWhenTracing } from './platform/tracing/traced-database.ts';
 import { packageVersion } from './platform/version.ts';
 import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimitStore } from './platform/rate-limit.ts';
-import { createExtractor } from './providers/extractor/index.ts';
-import type { PaymentGateway } from './providers/gateway/gateway.ts';
-import { createGateway } from './providers/gateway/index.ts';
-import { createIdentityProvider } from './providers/identity/index.ts';
-import { createRegisters, type Registers } from './providers/register/index.ts';
-import { createStorage } from './providers/storage/index.ts';
+import { createProviders, type ProviderWrappers } from './providers/providers.ts';
+import { createKeyRing } from './platform/keys/key-ring.ts';
 import type { Services } from './services.types.ts';
 import { webSessionJobs } from './web/session/sessions.jobs.ts';
 import { createSessionService } from './web/session/sessions.service.ts';
@@ -71,20 +66,14 @@ export async function openDatabase(config: Config): Promise<{ db: Database; lock
   }
 }
 
-export interface ServiceOverrides {
+export interface ServiceOverrides extends ProviderWrappers {
   /** An already open database (tests open one per file from a migrated template). */
   db?: Database;
   clock?: Clock;
   logger?: Logger;
   /** [0, 1): the jitter of webhook retries (tests fix it to assert the schedule exactly). */
   random?: () => number;
-  /** Wraps the configured gateway (crash tests stop a worker right after the gateway answered). */
-  wrapGateway?: (gateway: PaymentGateway) => PaymentGateway;
-  /** Wraps the configured registers (tests make a source fail or stall at a chosen call). */
-  wrapRegisters?: (registers: Registers) => Registers;
 }
-
-const same = <T>(value: T) => value;
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
@@ -127,19 +116,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const apiLimiter = createRateLimiter({ ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, clock, store });
     const perMinute = config.TOKEN_RATE_LIMIT_PER_MINUTE;
     const tokenLimiter = createRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute, clock, store });
-    closers.push(() => apiLimiter.close(), () => tokenLimiter.close());
+    const signInLimiter = createRateLimiter({ ratePerSecond: config.SIGN_IN_RATE_LIMIT_PER_MINUTE / 60, burst: config.SIGN_IN_RATE_LIMIT_PER_MINUTE, clock, store });
+    closers.push(() => apiLimiter.close(), () => tokenLimiter.close(), () => signInLimiter.close());
 
-    // The providers, chosen from configuration, each call timed (pvs_provider_request_duration_seconds).
-    const timed = <T extends object>(name: string, provider: T) => instrumentProvider(name, provider, metrics);
-    const gateway = timed('gateway', (overrides.wrapGateway ?? same)(createGateway(config, { db, clock })));
-    const chosenRegisters = (overrides.wrapRegisters ?? same)(createRegisters(config, { db, clock, logger: logger.child({ module: 'registers' }) }));
-    const registers: Registers = { abn: timed('registers.abn', chosenRegisters.abn), companies: timed('registers.companies', chosenRegisters.companies), reports: timed('registers.reports', chosenRegisters.reports) };
-    const identity = timed('identity', createIdentityProvider(config, { db, clock }));
-    const storage = timed('storage', createStorage(config, { clock }));
-    const extractor = timed('extractor', createExtractor(config));
+    // Every sealed value is sealed by the key ring (SECRET_KEY, PREVIOUS_SECRET_KEYS; platform/keys).
+    const keyRing = createKeyRing(config.SECRET_KEY, config.PREVIOUS_SECRET_KEYS);
+    const { gateway, registers, identity, storage, extractor } = createProviders(config, { db, clock, logger, metrics, keyRing }, overrides);
 
     // The modules, in dependency order: each takes the platform pieces and what it needs of those above it.
-    const platform = { db, clock, logger, queue, config, idempotency };
+    const platform = { db, clock, logger, queue, config, idempotency, keyRing };
     const screening = createScreeningModule({ ...platform, onVersionCreated: rescreenOnNewVersion(queue) });
     const partners = createPartnerModule(platform);
     const { partners: partnerService } = partners.services;
@@ -148,7 +133,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const withOutbox = { ...platform, outbox: webhooks.services.outbox };
     const auth = await createAuthModule({ ...platform, clients: partners.clientCredentials, limiter: tokenLimiter });
     const operators = createOperatorModule({ ...platform, keys: auth.services.keys, limiter: tokenLimiter });
-    const accounts = createAccountModule({ ...platform, partners: partnerService });
+    const accounts = createAccountModule({ ...platform, partners: partnerService, operators: operators.services.operators });
     const audit = createAuditModule(platform);
     const settings = createSettingsModule(platform);
     const monitoring = createMonitoringModule({ ...withOutbox, screening: screening.services.screening, isEligible: partners.isMonitoringEligible });
@@ -185,6 +170,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       idempotency,
       apiLimiter,
       tokenLimiter,
+      signInLimiter,
       gateway,
       registers,
       identity,

@@ -20,6 +20,7 @@ import type { PartnerService } from './modules/partners/partners.service.ts';
 import type { PaymentLinkService } from './modules/payments/payment-links.service.ts';
 import type { PaymentService } from './modules/payments/payments.service.ts';
 import type { PortalUserService } from './modules/accounts/portal-users.service.ts';
+import type { SecondFactors } from './modules/accounts/second-factors.ts';
 import type { ReportService } from './modules/verifications/reports/reports.service.ts';
 import type { RescreenService } from './modules/monitoring/rescreen.service.ts';
 import type { RuntimeSettings } from './modules/settings/runtime-settings.ts';
@@ -80,6 +81,9 @@ export interface Services {
   operators: OperatorService;
   /** Partners' staff who sign in to /portal. */
   portalUsers: PortalUserService;
+  /** Operators' and portal users' second factors (an authenticator app, recovery codes). */
+  operatorFactors: SecondFactors;
+  portalUserFactors: SecondFactors;
   /** The portal's and the console's sessions. */
   webSessions: SessionService;
   /** What people did in the portal and the console. */
@@ -128,6 +132,8 @@ export interface Services {
   apiLimiter: RateLimiter;
   /** Per client and per IP on /oauth2/token. */
   tokenLimiter: RateLimiter;
+  /** Per client address on the portal's and the console's sign-in forms (web/sign-in-throttle.ts). */
+  signInLimiter: RateLimiter;
   /** Each module's routes, for app.ts to register. */
   routes: Readonly<Record<RoutedModule, ModuleRoutes>>;
   migrate(): Promise<{ applied: string[] }>;

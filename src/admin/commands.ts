@@ -8,6 +8,7 @@ import type { CreateDestinationBody } from '../modules/webhooks/webhooks.schemas
 import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
 import { importAsicDataset } from '../providers/register/asic-dataset/asic-dataset-import.ts';
+import { resetSecondFactor } from './reset-second-factor.ts';
 import type { Services } from '../services.ts';
 
 export interface AdminCommand<S extends TSchema = TSchema> {
@@ -51,6 +52,12 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { email: '--email' },
     run: (services, input) => services.operators.disable(input),
   }),
+  'operator-reset-mfa': command({
+    name: 'operator-reset-mfa',
+    input: CreateOperatorInput,
+    options: { email: '--email' },
+    run: (services, input) => resetSecondFactor(services, 'operator', input.email),
+  }),
   'portal-user-create': command({
     name: 'portal-user-create',
     input: Type.Object({ partnerId: Type.String({ minLength: 1, maxLength: 64 }), email: OperatorEmail }, { additionalProperties: false }),
@@ -62,6 +69,12 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: Type.Object({ email: OperatorEmail }, { additionalProperties: false }),
     options: { email: '--email' },
     run: (services, input) => services.portalUsers.disable(input.email),
+  }),
+  'portal-user-reset-mfa': command({
+    name: 'portal-user-reset-mfa',
+    input: Type.Object({ email: OperatorEmail }, { additionalProperties: false }),
+    options: { email: '--email' },
+    run: (services, input) => resetSecondFactor(services, 'portalUser', input.email),
   }),
   'destination-create': command({
     name: 'destination-create',

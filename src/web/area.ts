@@ -1,13 +1,18 @@
 // A signed-in web area (/portal, /console): every route registered through `webArea` is a page behind a
 // session. The plugin reads the session cookie and the account behind it on every request (a disabled
 // account, a disabled partner or a changed password ends the session at once), sends a signed-out reader
-// to the sign-in page, holds a session that must still replace its one-time password to that page, and
-// refuses every POST without the session's CSRF token. Answers are HTML, errors included.
+// to the sign-in page, holds a session with a sign-in step still to take (its own password, its second
+// factor: sign-in-steps.ts) to that step's page, and refuses every POST without the session's CSRF token.
+// Answers are HTML, errors included.
 import { AppError } from '../platform/errors.ts';
+import type { FastifyRequest } from 'fastify';
 import type { HttpApp } from '../platform/http/types.ts';
 import { optionalBodyKeyword } from '../platform/http/validation.ts';
 import { html } from './html.ts';
-import { cookieOf, pageCsp, sessionCookie, type AreaConfig } from './pages.ts';
+import { cookieOf, pageCsp, sessionCookie, type AreaConfig, type Viewer } from './pages.ts';
+import { registerSecondFactor } from './second-factor.ts';
+import { registerEnrolment } from './enrol-second-factor.ts';
+import { pendingStep, stepPath } from './sign-in-steps.ts';
 import { sameToken } from './session/sessions.service.ts';
 import { registerSignIn } from './sign-in.ts';
 import { errorPage } from './error-page.ts';
@@ -26,6 +31,17 @@ const formSchema = {
 
 export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
   const { area } = config;
+
+  /** Who the session cookie signs in, and the step they must still take; undefined when nobody. */
+  async function viewerOfSession(request: FastifyRequest): Promise<Viewer | undefined> {
+    const session = await config.sessions.find(area, cookieOf(request, sessionCookie(area)));
+    const account = session && (await config.accounts.current(session.accountId, session.createdAt));
+    const described = account && (await config.describe(account));
+    if (!session || !account || !described) return undefined;
+    const step = await pendingStep(session, account, () => config.requiresSecondFactor(account));
+    return { area, accountId: account.id, email: account.email, session, nav: config.nav, ...described, pendingStep: step };
+  }
+
   return async function plugin(app: HttpApp) {
     app.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as Record<string, unknown>;
@@ -45,16 +61,15 @@ export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
     app.addHook('preHandler', async (request, reply) => {
       const { config: routeConfig } = request.routeOptions;
       if (routeConfig.signedOut) return;
-      const session = await config.sessions.find(area, cookieOf(request, sessionCookie(area)));
-      const account = session && (await config.accounts.current(session.accountId, session.createdAt));
-      const described = account && (await config.describe(account));
-      if (!session || !account || !described) {
-        const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-        return reply.redirect(`/${area}/login${next}`, 303);
-      }
-      request.viewer = { area, accountId: account.id, email: account.email, session, nav: config.nav, ...described };
-      if (session.passwordChangeRequired && !routeConfig.passwordChange) return reply.redirect(`/${area}/password`, 303);
-      if (request.method === 'POST' && !sameToken(((request.body ?? {}) as Record<string, unknown>)._csrf as string | undefined, session.csrfToken)) {
+      const viewer = await viewerOfSession(request);
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      if (!viewer) return reply.redirect(`/${area}/login${next}`, 303);
+      request.viewer = viewer;
+      const step = viewer.pendingStep;
+      if (step === 'password' && !routeConfig.passwordChange) return reply.redirect(stepPath(area, step), 303);
+      // The second factor's pages keep where the reader was going, and send them there once it is done.
+      if ((step === 'second-factor' || step === 'enrol') && !routeConfig.secondFactor) return reply.redirect(`${stepPath(area, step)}${next}`, 303);
+      if (request.method === 'POST' && !sameToken(((request.body ?? {}) as Record<string, unknown>)._csrf as string | undefined, viewer.session.csrfToken)) {
         request.log.warn({ route: request.routeOptions.url }, 'form refused: missing or wrong CSRF token');
         return errorPage(reply, 403, 'This form could not be accepted', 'It was sent without this session’s security token, or from another page. Go back, reload the page and send it again.');
       }
@@ -81,17 +96,15 @@ export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
 
     app.setNotFoundHandler(async (request, reply) => {
       // A page that does not exist is answered alike whether or not anyone is signed in.
-      const session = await config.sessions.find(area, cookieOf(request, sessionCookie(area)));
-      const account = session && (await config.accounts.current(session.accountId, session.createdAt));
-      const described = account && (await config.describe(account));
-      if (session && account && described && !session.passwordChangeRequired) {
-        request.viewer = { area, accountId: account.id, email: account.email, session, nav: config.nav, ...described };
-      }
+      const viewer = await viewerOfSession(request);
+      if (viewer && !viewer.pendingStep) request.viewer = viewer;
       reply.header('content-security-policy', pageCsp);
       return errorPage(reply, 404, 'Page not found', 'There is nothing here, or it is not yours to see.');
     });
 
     registerSignIn(app, config);
+    registerSecondFactor(app, config);
+    registerEnrolment(app, config);
     register(app);
   };
 }

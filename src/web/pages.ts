@@ -3,9 +3,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRow } from '../modules/accounts/accounts.repository.ts';
 import type { PasswordAccounts } from '../modules/accounts/password-accounts.ts';
+import type { SecondFactors } from '../modules/accounts/second-factors.ts';
+import type { RateLimiter } from '../platform/rate-limit.ts';
 import type { Tenant } from '../platform/tenancy.ts';
 import type { Html } from './html.ts';
 import type { SessionService, WebArea, WebSession } from './session/sessions.service.ts';
+import type { SignInStep } from './sign-in-steps.ts';
 import { renderShell, type NavItem } from './shell.ts';
 
 /** Who is looking at a page: set on every signed-in route before its handler runs. */
@@ -18,6 +21,8 @@ export interface Viewer {
   /** Portal: the signed-in user's partner, the only partner whose data the pages show. */
   tenant?: Tenant;
   partnerName?: string;
+  /** The sign-in step this session must still take (sign-in-steps.ts); undefined once signed in. */
+  pendingStep?: SignInStep;
 }
 
 declare module 'fastify' {
@@ -29,6 +34,8 @@ declare module 'fastify' {
     signedOut?: boolean;
     /** A page a session that must replace its one-time password may open. */
     passwordChange?: boolean;
+    /** A page a session that must still check or enrol a second factor may open. */
+    secondFactor?: boolean;
     /** A route taking a form from a page: its text fields may hold line breaks (a decision's note). */
     webForm?: boolean;
   }
@@ -42,9 +49,20 @@ export interface AreaConfig {
   /** What the pages know of the signed-in account; undefined when it may no longer sign in (its partner disabled). */
   describe(account: AccountRow): Promise<Pick<Viewer, 'tenant' | 'partnerName'> | undefined>;
   nav: NavItem[];
-  /** Called once a person signs in or out, for the audit log. */
-  onSignIn?(account: AccountRow, event: 'SIGNED_IN' | 'SIGNED_OUT' | 'PASSWORD_REPLACED'): Promise<void>;
+  /** The second factors of the area's accounts. */
+  factors: SecondFactors;
+  /** Whether the account must have a second factor before any page opens. */
+  requiresSecondFactor(account: AccountRow): Promise<boolean>;
+  /** The console's step-up: minutes a second factor stays fresh for the pages that show evidence. */
+  stepUpMinutes?: number;
+  /** Per client address: the posts of the sign-in, password and second-factor forms (shared across nodes). */
+  signInLimiter: RateLimiter;
+  /** Called once a person signs in or out, or changes how they do, for the audit log. */
+  onSignIn?(account: AccountRow, event: SignInEvent, detail?: Record<string, unknown>): Promise<void>;
 }
+
+/** What the audit log records of signing in, as `session.<event in lower case>`. */
+export type SignInEvent = 'SIGNED_IN' | 'SIGNED_OUT' | 'PASSWORD_REPLACED' | 'SECOND_FACTOR_ENROLLED' | 'RECOVERY_CODE_USED' | 'STEPPED_UP';
 
 export const sessionCookie = (area: WebArea) => `pvs_${area}`;
 
@@ -92,7 +110,8 @@ export function sendPage(reply: FastifyReply, options: { title: string; body: Ht
           email: viewer.email,
           context: viewer.partnerName,
           csrf: viewer.session.csrfToken,
-          nav: viewer.nav,
+          // Until the sign-in is done the other pages would only send the reader back here.
+          nav: viewer.pendingStep ? [] : viewer.nav,
         },
       }),
     );

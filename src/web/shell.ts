@@ -57,7 +57,7 @@ ${
 </header>
 <div class="layout">
 ${
-  viewer
+  viewer && viewer.nav.length > 0
     ? html`<nav class="sidenav" aria-label="${areaName}"><ul>${viewer.nav.map(
         (item) => html`<li><a href="${item.href}"${item.key === options.current ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
       )}</ul></nav>`

@@ -1,6 +1,7 @@
 // Signing in and out of a web area, and replacing the one-time password at the first sign-in. The sign-in
 // form is protected from cross-site posting before any session exists by a random cookie and a token
-// derived from it; once signed in, the session's own token protects every form (area.ts).
+// derived from it; once signed in, the session's own token protects every form (area.ts). The second
+// factor that follows the password is second-factor.ts's; its enrolment, enrol-second-factor.ts's.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newPasswordProblem } from '../modules/accounts/password-accounts.ts';
@@ -10,6 +11,8 @@ import type { HttpApp } from '../platform/http/types.ts';
 import { cookieOf, formOf, sendPage, sessionCookie, type AreaConfig } from './pages.ts';
 import { html } from './html.ts';
 import { sameToken } from './session/sessions.service.ts';
+import { errorPage } from './error-page.ts';
+import { throttledFor, throttledMessage } from './sign-in-throttle.ts';
 import { errorSummary, field, notice, type FieldError } from './ui.ts';
 
 const signInCookie = 'pvs_signin';
@@ -23,6 +26,11 @@ export function safeNext(area: string, next: unknown): string {
 }
 
 const cookieAttributes = (area: string) => `Path=/${area}; HttpOnly; Secure; SameSite=Lax`;
+
+/** Puts the session's token in its cookie (and drops the sign-in form's cookie). */
+export function setSessionCookie(reply: FastifyReply, area: string, token: string): void {
+  reply.header('set-cookie', [`${sessionCookie(area as AreaConfig['area'])}=${token}; ${cookieAttributes(area)}`, `${signInCookie}=; ${cookieAttributes(`${area}/login`)}; Max-Age=0`]);
+}
 
 export function registerSignIn(app: HttpApp, config: AreaConfig): void {
   const { area, sessions, accounts } = config;
@@ -46,9 +54,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     return sendPage(reply, { title: 'Sign in', body, status: options.status });
   }
 
-  function setSession(reply: FastifyReply, token: string) {
-    reply.header('set-cookie', [`${sessionCookie(area)}=${token}; ${cookieAttributes(area)}`, `${signInCookie}=; ${cookieAttributes(`${area}/login`)}; Max-Age=0`]);
-  }
+  const setSession = (reply: FastifyReply, token: string) => setSessionCookie(reply, area, token);
 
   app.get('/login', { config: { signedOut: true } }, async (request: FastifyRequest<{ Querystring: { next?: string; signedOut?: string } }>, reply) =>
     renderSignIn(reply, { next: request.query.next, signedOut: request.query.signedOut === '1' }),
@@ -56,6 +62,8 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
 
   app.post('/login', { config: { signedOut: true } }, async (request, reply) => {
     const form = formOf(request);
+    const wait = throttledFor(config, request);
+    if (wait > 0) return renderSignIn(reply, { status: 429, email: form.email, next: form.next, message: throttledMessage(reply, wait) });
     const nonce = cookieOf(request, signInCookie);
     if (!nonce || !sameToken((request.body as Record<string, unknown> | undefined)?._csrf as string | undefined, sessions.signInCsrf(nonce))) {
       return renderSignIn(reply, { status: 403, email: form.email, next: form.next, message: 'The sign-in form had expired. It has been reloaded: sign in again.' });
@@ -81,8 +89,10 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
       return renderSignIn(reply, { status: 403, email: form.email, next: form.next, message: 'This account cannot sign in: its partner is disabled.' });
     }
     const opened = await sessions.open(area, verified.row.id, { passwordChangeRequired: verified.mustChangePassword });
-    await config.onSignIn?.(verified.row, 'SIGNED_IN');
+    // With a second factor the sign-in is recorded once the code is right too (second-factor.ts).
+    if (!verified.row.totp_enrolled_at) await config.onSignIn?.(verified.row, 'SIGNED_IN');
     setSession(reply, opened.token);
+    // The page asked for sends the session to the step it must still take (area.ts), keeping where it was going.
     return reply.redirect(verified.mustChangePassword ? `/${area}/password` : safeNext(area, form.next), 303);
   });
 
@@ -111,6 +121,8 @@ ${field({ name: 'confirmPassword', label: 'New password again', type: 'password'
   app.post('/password', { config: { passwordChange: true } }, async (request, reply) => {
     const viewer = request.viewer!;
     if (!viewer.session.passwordChangeRequired) return reply.redirect(`/${area}`, 303);
+    const wait = throttledFor(config, request);
+    if (wait > 0) return errorPage(reply, 429, 'Too many attempts', throttledMessage(reply, wait));
     const form = formOf(request);
     const newPassword = form.newPassword ?? '';
     const problem = newPasswordProblem(newPassword);
@@ -128,14 +140,14 @@ ${field({ name: 'confirmPassword', label: 'New password again', type: 'password'
     if (errors.length > 0) return renderPasswordForm(reply, errors);
     // A new session for the new password: the one opened with the one-time password ends here.
     await sessions.revokeAccounts(area, [viewer.accountId]);
-    const opened = await sessions.open(area, viewer.accountId, { passwordChangeRequired: false });
+    const opened = await sessions.open(area, viewer.accountId, { passwordChangeRequired: false, secondFactorAt: viewer.session.secondFactorAt });
     const account = await accounts.current(viewer.accountId);
     if (account) await config.onSignIn?.(account, 'PASSWORD_REPLACED');
     setSession(reply, opened.token);
     return reply.redirect(`/${area}`, 303);
   });
 
-  app.post('/logout', { config: { passwordChange: true } }, async (request, reply) => {
+  app.post('/logout', { config: { passwordChange: true, secondFactor: true } }, async (request, reply) => {
     const viewer = request.viewer!;
     await sessions.revoke(viewer.session);
     const account = await accounts.current(viewer.accountId);

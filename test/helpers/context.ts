@@ -10,6 +10,7 @@ import type { HttpApp } from '../../src/platform/http/types.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createServices, type ServiceOverrides, type Services } from '../../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { enrolTestFactor, type TestTotp } from './second-factor.ts';
 
 export const testSecretKey = 'test-secret-key-0123456789abcdef0123456789';
 
@@ -52,14 +53,19 @@ export interface TestOperator {
   password: string;
   token: string;
   headers: { authorization: string };
+  /** With `secondFactor: true`: the authenticator app the operator enrolled (test/helpers/second-factor.ts). */
+  totp?: TestTotp;
 }
 
 export interface Factories {
   partner(options?: { name?: string; monitoring?: boolean; commissionBps?: number }): Promise<TestPartner>;
   /** A fresh access token for the partner (tests that move the clock on by hours outlive theirs). */
   signIn(partner: TestPartner): Promise<TestPartner>;
-  /** An operator who has replaced the one-time password, with a token for /ops/v1. */
-  operator(options?: { email?: string }): Promise<TestOperator>;
+  /**
+   * An operator who has replaced the one-time password, with a token for /ops/v1; with `secondFactor`,
+   * also enrolled in an authenticator app whose secret the test knows (the console asks for its codes).
+   */
+  operator(options?: { email?: string; secondFactor?: boolean }): Promise<TestOperator>;
 }
 
 let counter = 0;
@@ -103,7 +109,8 @@ export async function createTestContext(
       const password = `own password ${counter} ${created.operatorId}`;
       const issued = await services.operators.signIn({ email: created.email, password: created.password, newPassword: password });
       const token = issued.access_token;
-      return { operatorId: created.operatorId, email: created.email, password, token, headers: { authorization: `Bearer ${token}` } };
+      const totp = operatorOptions.secondFactor ? await enrolTestFactor(services.operatorFactors, { id: created.operatorId, email: created.email }, services.clock.now()) : undefined;
+      return { operatorId: created.operatorId, email: created.email, password, token, headers: { authorization: `Bearer ${token}` }, totp };
     },
   };
 

@@ -7,11 +7,14 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestContext } from './context.ts';
 import { browserTimeout } from './browser.ts';
+import { nextTotpCode, type TestTotp } from './second-factor.ts';
 
 export interface WebAccount {
   id: string;
   email: string;
   password: string;
+  /** The account's authenticator app, when it has enrolled one: signIn answers its code. */
+  totp?: TestTotp;
 }
 
 let counter = 0;
@@ -25,10 +28,10 @@ export async function createPortalUser(t: TestContext, partnerId: string, email?
   return { id: created.portalUserId, email: created.email, password };
 }
 
-/** An operator who has replaced the one-time password. */
+/** An operator who has replaced the one-time password and enrolled an authenticator app (the console requires one). */
 export async function createConsoleOperator(t: TestContext, email?: string): Promise<WebAccount> {
-  const operator = await t.f.operator({ email });
-  return { id: operator.operatorId, email: operator.email, password: operator.password };
+  const operator = await t.f.operator({ email, secondFactor: true });
+  return { id: operator.operatorId, email: operator.email, password: operator.password, totp: operator.totp };
 }
 
 export const desktopViewport = { width: 1280, height: 800 };
@@ -49,13 +52,21 @@ export async function clickAndWait(page: Page, selector: Parameters<Page['click'
   await Promise.all([page.waitForNavigation(), page.click(selector)]);
 }
 
-/** Signs in through the area's form and lands on `next` (or the area's start page). */
-export async function signIn(page: Page, baseUrl: string, area: 'portal' | 'console', account: Pick<WebAccount, 'email' | 'password'>, next?: string): Promise<void> {
+/** Signs in through the area's form (and its second factor, when the account has one) and lands on `next` (or the area's start page). */
+export async function signIn(page: Page, baseUrl: string, area: 'portal' | 'console', account: Pick<WebAccount, 'email' | 'password' | 'totp'>, next?: string): Promise<void> {
   await page.goto(`${baseUrl}/${area}/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
   await page.getByLabel('Email address').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await clickAndWait(page, 'button:has-text("Sign in")');
   assert.ok(!page.url().includes('/login'), `signed in to the ${area} (at ${page.url()})`);
+  if (account.totp && new URL(page.url()).pathname === `/${area}/second-factor`) await answerCode(page, account.totp);
+  assert.ok(!page.url().includes('/second-factor'), `past the second factor in the ${area} (at ${page.url()})`);
+}
+
+/** Types the authenticator app's next code into the second-factor page and sends it. */
+export async function answerCode(page: Page, totp: TestTotp): Promise<void> {
+  await page.getByLabel('Code', { exact: true }).fill(await nextTotpCode(totp));
+  await clickAndWait(page, 'form[action$="/second-factor"] button[type="submit"]');
 }
 
 const require = createRequire(import.meta.url);

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, createServedContext, focusedId, launchBrowser } from '../helpers/browser.ts';
 import type { TestContext, TestPartner } from '../helpers/context.ts';
+import { nextTotpCode } from '../helpers/second-factor.ts';
 import { capture, clickAndWait, createConsoleOperator, createPortalUser, newWebContext, signIn } from '../helpers/web.ts';
 
 const skip = browserSkipReason();
@@ -99,6 +100,12 @@ describe('signing in to the portal and the console in a browser', { skip }, () =
     await page.keyboard.press('Tab');
     assert.equal(await focusedId(page), 'field-password');
     await page.keyboard.type(operator.password);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    assert.equal(new URL(page.url()).pathname, '/console/second-factor', 'the password is followed by the second factor');
+    // Skip link, the brand, Sign out, then the code.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+    assert.equal(await focusedId(page), 'field-code');
+    await page.keyboard.type(await nextTotpCode(operator.totp!));
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     assert.equal(new URL(page.url()).pathname, '/console');
     assert.match(await page.locator('.account').innerText(), new RegExp(operator.email.replace(/\./g, '\\.')));

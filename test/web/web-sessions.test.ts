@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createManualClock } from '../../src/platform/clock.ts';
 import { createTestContext, type TestContext, type TestPartner } from '../helpers/context.ts';
+import { nextTotpCode } from '../helpers/second-factor.ts';
 import { createConsoleOperator, createPortalUser, type WebAccount } from '../helpers/web.ts';
 
 type Area = 'portal' | 'console';
@@ -59,11 +60,16 @@ describe('portal and console sessions', () => {
     return response;
   }
 
-  /** Signs in through the form: GET for the form's token, then POST. */
-  async function signIn(area: Area, account: Pick<WebAccount, 'email' | 'password'>, jar = new Jar()) {
+  /** Signs in through the form: GET for the form's token, then POST; then the code, for an account with a second factor. */
+  async function signIn(area: Area, account: Pick<WebAccount, 'email' | 'password' | 'totp'>, jar = new Jar()) {
     const form = await get(jar, `/${area}/login`);
     const response = await post(jar, `/${area}/login`, { _csrf: hiddenToken(form.body)!, email: account.email, password: account.password, next: `/${area}` });
-    return { jar, response };
+    if (!account.totp || response.statusCode !== 303) return { jar, response };
+    const codePage = await get(jar, String(response.headers.location));
+    assert.equal(codePage.statusCode, 303, 'the second factor is asked for');
+    const codeForm = await get(jar, String(codePage.headers.location));
+    const answered = await post(jar, `/${area}/second-factor`, { _csrf: hiddenToken(codeForm.body)!, code: await nextTotpCode(account.totp, () => clock.now()), next: `/${area}` });
+    return { jar, response: answered };
   }
 
   it('sends a reader without a session to the sign-in page, keeping where they were going', async () => {

@@ -7,7 +7,7 @@ import type { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createSealer, deriveKey } from '../../src/platform/crypto.ts';
+import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { createManualClock } from '../../src/platform/clock.ts';
 import { tenantOf } from '../../src/platform/tenancy.ts';
 import { AppError } from '../../src/platform/errors.ts';
@@ -17,7 +17,7 @@ import { createTestContext, testSecretKey, type TestContext, type TestPartner } 
 
 const clock = createManualClock(new Date('2026-03-02T09:00:00.000Z'));
 const allCategories = [...categories];
-const webhookSecrets = createSealer(deriveKey(testSecretKey, 'webhook-secrets'));
+const webhookSecrets = createKeyRing(testSecretKey).sealer('webhook-secrets');
 let t: TestContext;
 
 before(async () => {

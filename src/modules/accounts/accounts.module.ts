@@ -1,20 +1,46 @@
-// The accounts module's wiring: partners' portal users. (The operators module makes its own password
-// accounts from password-accounts.ts; the web areas sign both in.) No routes or jobs of its own.
+// The accounts module's wiring: partners' portal users, and the second factors of both kinds of password
+// account. (The operators module makes its own password accounts from password-accounts.ts; the web areas
+// sign both in.) No routes or jobs of its own.
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { deriveKey } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Module } from '../../platform/module.ts';
+import type { OperatorService } from '../operators/operators.service.ts';
 import type { PartnerService } from '../partners/partners.service.ts';
 import { createPortalUserService, type PortalUserService } from './portal-users.service.ts';
+import { createSecondFactors, type SecondFactors } from './second-factors.ts';
 
 export interface AccountModuleDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
+  config: Pick<Config, 'SECRET_KEY' | 'ENVIRONMENT'>;
+  /** Seals the TOTP secrets (platform/keys). */
+  keyRing: Pick<KeyRing, 'sealer'>;
   partners: Pick<PartnerService, 'getOwn'>;
+  operators: Pick<OperatorService, 'accounts'>;
 }
 
-export function createAccountModule(deps: AccountModuleDeps): Module<{ portalUsers: PortalUserService }> {
+export function createAccountModule(deps: AccountModuleDeps): Module<{ portalUsers: PortalUserService; operatorFactors: SecondFactors; portalUserFactors: SecondFactors }> {
+  const { db, clock, config } = deps;
   const portalUsers = createPortalUserService({ ...deps, logger: deps.logger.child({ module: 'portal-users' }) });
-  return { services: { portalUsers }, jobs: [], routes: {} };
+  // The one place the second factors' keys come from: TOTP secrets are sealed, recovery codes HMACed.
+  const sealer = deps.keyRing.sealer('mfa-secrets');
+  const recoveryKey = deriveKey(config.SECRET_KEY, 'mfa-recovery-codes');
+  const issuer = config.ENVIRONMENT === 'production' ? 'PVS' : 'PVS sandbox';
+  const logger = deps.logger.child({ module: 'second-factors' });
+  const factorsOf = (table: 'operators' | 'portal_users', accounts: Parameters<typeof createSecondFactors>[0]['accounts']) =>
+    createSecondFactors({ db, clock, logger, table, accounts, sealer, recoveryKey, issuer });
+  return {
+    services: {
+      portalUsers,
+      operatorFactors: factorsOf('operators', deps.operators.accounts),
+      portalUserFactors: factorsOf('portal_users', portalUsers.accounts),
+    },
+    jobs: [],
+    routes: {},
+  };
 }

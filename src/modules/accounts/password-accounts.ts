@@ -63,6 +63,14 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
     if (locked) logger.warn({ [idField]: id, failedLogins: locked.failures, lockedSeconds: locked.seconds }, `${label} account locked after failed sign-ins`);
   }
 
+  /** Refuses an account that is locked: RATE_LIMITED with the seconds left. */
+  function refuseIfLocked(row: Pick<repo.AccountRow, 'locked_until'> | undefined, now: Date): void {
+    if (row?.locked_until && row.locked_until > now) {
+      const retryAfter = Math.ceil((row.locked_until.getTime() - now.getTime()) / 1000);
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins: this account is locked; try again in ${retryAfter} s`, { retryAfter });
+    }
+  }
+
   return {
     async create(input: { email: string; partnerId?: string }): Promise<{ id: string; email: string; password: string }> {
       const email = normaliseEmail(input.email);
@@ -93,11 +101,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
      */
     async verify(input: PasswordCheck, options: { allowOneTime?: boolean } = {}): Promise<VerifiedAccount> {
       const row = await repo.findAccountByEmail(db, table, normaliseEmail(input.email));
-      const started = clock.now();
-      if (row?.locked_until && row.locked_until > started) {
-        const retryAfter = Math.ceil((row.locked_until.getTime() - started.getTime()) / 1000);
-        throw new AppError('RATE_LIMITED', `Too many failed sign-ins: this account is locked; try again in ${retryAfter} s`, { retryAfter });
-      }
+      refuseIfLocked(row, clock.now());
       // Verify against a decoy when the email is unknown, so the time taken does not tell.
       const matches = await verifySecret(input.password, row?.password_hash ?? (await decoyHash()));
       if (!row || !matches) {
@@ -124,9 +128,25 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
         if (!(await repo.changePassword(db, table, row.id, { previousHash: row.password_hash, newHash, at: now }))) throw wrongCredentials();
         mustChangePassword = false;
       }
-      await repo.clearFailedLogins(db, table, row.id, now, { signedIn: true });
-      logger.info({ [idField]: row.id, passwordChanged: input.newPassword !== undefined }, `${label} signed in`);
+      // With a second factor the sign-in is not over: the count goes on until the code is right too, so
+      // that signing in again with the password does not buy another five guesses at the code.
+      const secondFactorFollows = row.totp_enrolled_at !== null;
+      if (!secondFactorFollows) await repo.clearFailedLogins(db, table, row.id, now, { signedIn: true });
+      logger.info({ [idField]: row.id, passwordChanged: input.newPassword !== undefined, secondFactorFollows }, `${label} ${secondFactorFollows ? 'gave the right password' : 'signed in'}`);
       return { row, mustChangePassword };
+    },
+
+    /** A wrong second-factor code counts like a wrong password (lockout.ts). */
+    recordFailure,
+
+    /** Throws RATE_LIMITED while the account is locked. */
+    async refuseIfLocked(id: string): Promise<void> {
+      refuseIfLocked(await repo.findAccountById(db, table, id), clock.now());
+    },
+
+    /** The second factor was right too: the sign-in is complete and the failure count starts again. */
+    async completeSignIn(id: string): Promise<void> {
+      await repo.clearFailedLogins(db, table, id, clock.now(), { signedIn: true });
     },
 
     /**
@@ -152,6 +172,13 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
     },
 
     list: (filter: { partnerId?: string } = {}) => repo.listAccounts(db, table, filter),
+
+    /** The account with this email (any case), disabled or not; NOT_FOUND naming the email. */
+    async byEmail(email: string): Promise<repo.AccountRow> {
+      const row = await repo.findAccountByEmail(db, table, normaliseEmail(email));
+      if (!row) throw notFound(`The ${label} ${normaliseEmail(email)}`);
+      return row;
+    },
   };
 }
 

@@ -1,11 +1,12 @@
 // A partner's staff who sign in to the portal (/portal): made by `pvs portal-user create`, each bound to
 // one partner, whose data alone the portal shows them. Password rules: password-accounts.ts.
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/database.ts';
+import type { Database, Executor } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
 import type { PartnerService } from '../partners/partners.service.ts';
 import { createPasswordAccounts } from './password-accounts.ts';
+import { isSecondFactorRequired, setSecondFactorRequired } from './second-factors.repository.ts';
 
 export interface CreatedPortalUser {
   portalUserId: string;
@@ -30,6 +31,16 @@ export function createPortalUserService(deps: { db: Database; clock: Clock; logg
     async disable(email: string) {
       const row = await accounts.disable(email);
       return { portalUserId: row.id, email: row.email, disabledAt: row.disabled_at!.toISOString() };
+    },
+
+    /** Whether the partner requires a second factor of all its portal users (a console setting). */
+    requiresSecondFactor: (partnerId: string) => isSecondFactorRequired(deps.db, partnerId),
+
+    /** Sets the partner's requirement; true when this changed it. `tx` holds the change with its audit entry. */
+    async setSecondFactorRequired(tx: Executor, partnerId: string, change: { required: boolean; by: string }): Promise<boolean> {
+      const changed = await setSecondFactorRequired(tx, partnerId, { ...change, at: deps.clock.now() });
+      if (changed) deps.logger.info({ partnerId, required: change.required, by: change.by }, 'portal second factor requirement changed');
+      return changed;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Executor } from '../../platform/db/database.ts';
 
 export interface AuditRow {
   id: string;
-  actor_kind: 'OPERATOR' | 'PORTAL_USER';
+  actor_kind: 'OPERATOR' | 'PORTAL_USER' | 'ADMIN';
   actor_id: string;
   actor_email: string;
   partner_id: string | null;

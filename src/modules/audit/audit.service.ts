@@ -9,7 +9,8 @@ import { toPage } from '../../platform/http/pagination.ts';
 import * as repo from './audit.repository.ts';
 
 export interface Actor {
-  kind: 'OPERATOR' | 'PORTAL_USER';
+  /** ADMIN: the `pvs` command on the machine (id `cli`), not a person signed in. */
+  kind: 'OPERATOR' | 'PORTAL_USER' | 'ADMIN';
   id: string;
   email: string;
 }

@@ -1,6 +1,7 @@
 // The auth module's wiring: the signing keys (loaded, or made on first start), the partners' access tokens,
 // and the OAuth token endpoint.
 import type { Config } from '../../config.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Module } from '../../platform/module.ts';
@@ -12,7 +13,9 @@ import { createTokenService, type ClientCredentialsLookup, type TokenService } f
 export interface AuthModuleDeps {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'SECRET_KEY' | 'PUBLIC_BASE_URL' | 'ENVIRONMENT'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'ENVIRONMENT'>;
+  /** Seals the signing keys' private halves (platform/keys). */
+  keyRing: Pick<KeyRing, 'sealer'>;
   /** The partners module's API clients. */
   clients: ClientCredentialsLookup;
   /** Per client and per IP on /oauth2/token. */
@@ -21,7 +24,7 @@ export interface AuthModuleDeps {
 
 export async function createAuthModule(deps: AuthModuleDeps): Promise<Module<{ keys: SigningKeys; tokens: TokenService }>> {
   const { clock, config } = deps;
-  const keys = await loadSigningKeys({ db: deps.db, clock, secretKey: config.SECRET_KEY });
+  const keys = await loadSigningKeys({ db: deps.db, clock, keyRing: deps.keyRing });
   const tokens = createTokenService({ clients: deps.clients, keys, clock, issuer: config.PUBLIC_BASE_URL, environment: config.ENVIRONMENT });
   return {
     services: { keys, tokens },

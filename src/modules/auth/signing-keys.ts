@@ -2,7 +2,7 @@
 // from SECRET_KEY) so that every API node signs and verifies with the same keys.
 import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
-import { decrypt, deriveKey, encrypt } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -34,8 +34,8 @@ interface KeyRow {
 // An arbitrary constant: the advisory lock taken while the first key is created.
 const keyCreationLock = 7_311_842_002;
 
-export async function loadSigningKeys(deps: { db: Database; clock: Clock; secretKey: string }): Promise<SigningKeys> {
-  const sealingKey = deriveKey(deps.secretKey, 'signing-keys');
+export async function loadSigningKeys(deps: { db: Database; clock: Clock; keyRing: Pick<KeyRing, 'sealer'> }): Promise<SigningKeys> {
+  const sealer = deps.keyRing.sealer('signing-keys');
   let rows = await readKeys(deps.db);
   if (rows.length === 0) {
     await deps.db.transaction(async (tx) => {
@@ -45,7 +45,7 @@ export async function loadSigningKeys(deps: { db: Database; clock: Clock; secret
       const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
       const kid = newId('signingKey');
       const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
-      const sealed = encrypt(sealingKey, JSON.stringify(await exportJWK(privateKey)));
+      const sealed = sealer.seal(JSON.stringify(await exportJWK(privateKey)));
       await tx.query('INSERT INTO signing_keys (kid, private_jwk_sealed, public_jwk, created_at) VALUES ($1, $2, $3, $4)', [
         kid,
         sealed,
@@ -61,7 +61,7 @@ export async function loadSigningKeys(deps: { db: Database; clock: Clock; secret
   const newest = rows[0]!;
   const active = {
     kid: newest.kid,
-    privateKey: (await importJWK(JSON.parse(decrypt(sealingKey, newest.private_jwk_sealed)), 'ES256')) as CryptoKey,
+    privateKey: (await importJWK(JSON.parse(sealer.open(newest.private_jwk_sealed)), 'ES256')) as CryptoKey,
   };
   let lastReload = Date.now();
 

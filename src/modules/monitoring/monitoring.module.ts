@@ -2,7 +2,8 @@
 // /v1 routes. Screening calls back into it (rescreenOnNewVersion) when a list version is made.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { createSealer, deriveKey } from '../../platform/crypto.ts';
+import { deriveKey } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -29,6 +30,8 @@ export interface MonitoringModuleDeps {
   screening: Pick<ScreeningService, 'freshIndex' | 'changesSince' | 'searchIn'>;
   /** MONITORING_BATCH_SIZE: contacts per re-screen batch. */
   config: Pick<Config, 'SECRET_KEY' | 'MONITORING_BATCH_SIZE'>;
+  /** Seals contacts' dates of birth (platform/keys). */
+  keyRing: Pick<KeyRing, 'sealer'>;
   /** Whether the partner may use monitoring (the partners module). */
   isEligible(tenant: Tenant): Promise<boolean>;
 }
@@ -51,7 +54,7 @@ export function rescreenOnNewVersion(queue: Pick<JobQueue, 'enqueue'>) {
 
 export function createMonitoringModule(deps: MonitoringModuleDeps): Module<MonitoringServices> {
   const { config } = deps;
-  const datesOfBirth = createSealer(deriveKey(config.SECRET_KEY, 'monitoring-dates-of-birth'));
+  const datesOfBirth = deps.keyRing.sealer('monitoring-dates-of-birth');
   const screener = createScreener({
     clock: deps.clock,
     outbox: deps.outbox,

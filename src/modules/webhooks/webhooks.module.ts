@@ -4,7 +4,8 @@
 // worker process, woken at once by this process's new notifications), and the payload purge job.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { createSealer, deriveKey } from '../../platform/crypto.ts';
+import { deriveKey } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { GuardedDatabase } from '../../platform/db/availability.ts';
 import type { Idempotency } from '../../platform/http/idempotency.ts';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
@@ -32,7 +33,9 @@ export interface WebhookModuleDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  config: Pick<Config, 'SECRET_KEY' | 'ENVIRONMENT'>;
+  config: Pick<Config, 'ENVIRONMENT'>;
+  /** Seals event payloads and destinations' signing secrets (platform/keys). */
+  keyRing: Pick<KeyRing, 'sealer'>;
   idempotency: Idempotency;
   /** Monitoring events go only to partners eligible for monitoring (the partners module). */
   isMonitoringEligible(tenant: Tenant): Promise<boolean>;
@@ -52,9 +55,9 @@ export interface WebhookServices {
 
 export function createWebhookModule(deps: WebhookModuleDeps): Module<WebhookServices> {
   const { db, clock, config } = deps;
-  // Each kind of sealed value has its own key, derived from SECRET_KEY.
-  const payloadSealer = createSealer(deriveKey(config.SECRET_KEY, 'event-payloads'));
-  const webhookSecrets = createSealer(deriveKey(config.SECRET_KEY, 'webhook-secrets'));
+  // Each kind of sealed value has its own key, derived from the key ring's.
+  const payloadSealer = deps.keyRing.sealer('event-payloads');
+  const webhookSecrets = deps.keyRing.sealer('webhook-secrets');
   // New notifications wake this process's dispatchers at once; others find them at their next poll.
   const dispatchers = new Set<Dispatcher>();
   const wakeDispatchers = () => dispatchers.forEach((d) => d.nudge());

@@ -4,15 +4,15 @@
 // verification says it cannot be done (README.md says what a real provider must do, and where it plugs in).
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { IdentityProvider, IdentityUnavailable } from './identity-provider.ts';
 import { createSandboxIdentity } from './sandbox-identity.ts';
 
-export function createIdentityProvider(config: Config, deps: { db: Database; clock: Clock }): IdentityProvider {
+export function createIdentityProvider(config: Config, deps: { db: Database; clock: Clock; keyRing: Pick<KeyRing, 'sealer'> }): IdentityProvider {
   switch (config.IDENTITY_PROVIDER) {
     case 'sandbox':
-      return createSandboxIdentity({ db: deps.db, clock: deps.clock, key: deriveKey(config.SECRET_KEY, 'sandbox-identity') });
+      return createSandboxIdentity({ db: deps.db, clock: deps.clock, sealer: deps.keyRing.sealer('sandbox-identity') });
     case 'none':
       return noIdentityProvider;
   }

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sampleJpeg, samplePng } from '../../../test/fixtures/images.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.ts';
 import { createManualClock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
+import { createKeyRing } from '../../platform/keys/key-ring.ts';
 import type { IdentityDocument, IdentityImage, IdentityProvider, PersonDetails, Verification } from './identity-provider.ts';
 import { createSandboxIdentity, sandboxOutageMs } from './sandbox-identity.ts';
 
@@ -16,7 +16,7 @@ const clock = createManualClock(new Date('2026-03-01T00:00:00.000Z'));
 
 before(async () => {
   database = await createTestDatabase();
-  identity = createSandboxIdentity({ db: database.db, clock, key: deriveKey('s'.repeat(32), 'sandbox-identity') });
+  identity = createSandboxIdentity({ db: database.db, clock, sealer: createKeyRing('s'.repeat(32)).sealer('sandbox-identity') });
 });
 after(() => database.drop());
 

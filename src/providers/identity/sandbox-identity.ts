@@ -4,12 +4,12 @@
 // first answer, keeps what each verified attempt ran on as its evidence, and forgets a subject entirely.
 // What the checks find is chosen by the last name the person entered (sandbox-identity-outcomes.ts).
 //
-// Sealing: fields are JSON sealed with the house sealer (`v1.iv.tag.ciphertext` text); images are sealed
-// as bytea (0x01, IV, tag, ciphertext) with the step id and side as associated data, so a sealed picture
-// cannot be moved to another person's row and still open. One key, derived from SECRET_KEY.
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+// Sealing, with the key ring's sealer of purpose `sandbox-identity`: fields as JSON sealed text, images as
+// sealed bytes with the step id and side as associated data, so that a sealed picture cannot be moved to
+// another person's row and still open.
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
-import { createSealer } from '../../platform/crypto.ts';
+import type { Sealer } from '../../platform/keys/key-ring.ts';
 import type { Database, Executor } from '../../platform/db/database.ts';
 import type {
   ClaimedIdentity,
@@ -53,23 +53,6 @@ interface AttemptRow {
   verified_at: Date;
 }
 
-function sealBytes(key: Buffer, plaintext: Buffer, context: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(context, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([Buffer.from([1]), iv, cipher.getAuthTag(), body]);
-}
-
-function openBytes(key: Buffer, sealed: Uint8Array, context: string): Buffer {
-  const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
-  if (bytes[0] !== 1 || bytes.length < 29) throw new Error('Unrecognised sealed image');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 13));
-  decipher.setAAD(Buffer.from(context, 'utf8'));
-  decipher.setAuthTag(bytes.subarray(13, 29));
-  return Buffer.concat([decipher.update(bytes.subarray(29)), decipher.final()]);
-}
-
 export function fullNameOf(details: PersonDetails): string {
   return [details.firstName, details.middleName, details.lastName]
     .map((part) => part?.trim().replace(/\s+/g, ' '))
@@ -81,9 +64,8 @@ function claimedIdentity(details: PersonDetails, document: IdentityDocumentField
   return { fullName: fullNameOf(details), dateOfBirth: details.dateOfBirth, country: document.issuingCountry, residenceCountry: details.address.country };
 }
 
-export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: Buffer }): IdentityProvider {
-  const { db, clock, key } = deps;
-  const sealer = createSealer(key);
+export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer: Sealer }): IdentityProvider {
+  const { db, clock, sealer } = deps;
 
   /** Locks the subject for the rest of the transaction; a step saved for a subject never created is a bug. */
   async function lockSubject(tx: Executor, subjectRef: string): Promise<{ outage_until: Date | null }> {
@@ -113,7 +95,7 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
   async function saveStep(subjectRef: string, step: IdentityStep, fields: object | null, images: Array<[Side, IdentityImage]>): Promise<{ ok: true }> {
     const id = randomUUID();
     const fieldsSealed = fields === null ? null : sealer.seal(JSON.stringify(fields));
-    const sealedImages = images.map(([side, image]) => [side, image.contentType, sealBytes(key, image.bytes, `${id}:${side}`)] as const);
+    const sealedImages = images.map(([side, image]) => [side, image.contentType, sealer.sealBytes(image.bytes, `${id}:${side}`)] as const);
     await db.transaction(async (tx) => {
       await lockSubject(tx, subjectRef);
       // The step saved before goes, unless a verified attempt ran on it: then it stays, as that
@@ -154,7 +136,7 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; key: B
       "SELECT step_id, side, content_type, encode(sealed, 'hex') AS sealed FROM sandbox_identity_images WHERE step_id = ANY($1::text[])",
       [stepIds],
     );
-    return new Map(rows.map((r) => [r.side, { contentType: r.content_type, bytes: openBytes(key, Buffer.from(r.sealed, 'hex'), `${r.step_id}:${r.side}`) }]));
+    return new Map(rows.map((r) => [r.side, { contentType: r.content_type, bytes: sealer.openBytes(Buffer.from(r.sealed, 'hex'), `${r.step_id}:${r.side}`) }]));
   }
 
   async function verification(tx: Executor, row: AttemptRow): Promise<Verification> {

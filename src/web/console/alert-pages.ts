@@ -11,7 +11,7 @@ import { formOf, sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, choices, details, errorSummary, filters, idText, notice, pageHeader, pager, postForm, section, select, table, textarea, when, type FieldError } from '../ui.ts';
 import type { ConsoleDeps } from './console-deps.ts';
-import { cellOf, filterOf, idParam, operatorActor, pageQuery, partnerLink } from './console-common.ts';
+import { cellOf, filterOf, idParam, operatorActor, pageQuery, partnerLink, stepUpFirst } from './console-common.ts';
 
 const screenedAs: Record<string, string> = { ANY: 'a person or a business', BUSINESS: 'a business', PERSON: 'a person' };
 
@@ -107,6 +107,9 @@ ${textarea({ name: 'note', label: 'Note', hint: `What you compared and what you 
     state: { status?: number; errors?: FieldError[]; values?: Record<string, string>; message?: Html; justDecided?: boolean } = {},
   ) {
     const viewer = viewerOf(request);
+    // The match detail is AML evidence: only after a fresh second factor.
+    const steppedUp = stepUpFirst(request, reply, deps, alertPath(id));
+    if (steppedUp) return steppedUp;
     const alert = await deps.monitoringAlerts.getForOperators(id);
     // After the redirect from this operator's own decision, and only then, the page confirms it.
     if (state.justDecided && alert.decision?.decidedBy === 'OPERATOR' && alert.decision.decidedById === viewer.accountId) {

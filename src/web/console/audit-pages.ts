@@ -11,7 +11,8 @@ import type { ConsoleDeps } from './console-deps.ts';
 import { breakable, cellOf, filterOf, pageQuery, partnerLink } from './console-common.ts';
 
 const readerKinds = ['PARTNER', 'OPERATOR'] as const;
-const actorKinds = ['OPERATOR', 'PORTAL_USER'] as const;
+const actorKinds = ['OPERATOR', 'PORTAL_USER', 'ADMIN'] as const;
+const actorLabels: Record<string, string> = { OPERATOR: 'operator', PORTAL_USER: 'portal user', ADMIN: 'pvs command' };
 const kindLabels: Record<string, string> = { DOCUMENT_DETAILS: 'Document details', AML_MATCHES: 'AML matches', ENTITY_REPORT: 'Entity report', INDIVIDUAL_REPORT: 'Individual report' };
 
 interface EvidenceRead {
@@ -108,14 +109,14 @@ ${pager({ path: '/console/evidence-reads', query: { reader, limit: request.query
     })}
 ${filters({
   action: '/console/audit',
-  body: html`${select({ name: 'actorKind', label: 'Who', value: actorKind ?? '', blank: 'Anyone', choices: [{ value: 'OPERATOR', label: 'Operators' }, { value: 'PORTAL_USER', label: 'Portal users' }] })}
+  body: html`${select({ name: 'actorKind', label: 'Who', value: actorKind ?? '', blank: 'Anyone', choices: [{ value: 'OPERATOR', label: 'Operators' }, { value: 'PORTAL_USER', label: 'Portal users' }, { value: 'ADMIN', label: 'The pvs command' }] })}
 ${select({ name: 'action', label: 'Action', value: action ?? '', blank: 'Any action', choices: actions.map((a) => ({ value: a, label: a })) })}`,
 })}
 ${table({
   caption: 'Audit log, newest first',
   columns: [
     { label: 'When', cell: (e: AuditEntry) => cellOf(when(e.createdAt)) },
-    { label: 'Who', cell: (e) => cellOf(breakable(e.actor.email), html`<span class="muted">${e.actor.kind === 'OPERATOR' ? 'operator' : 'portal user'}</span>`) },
+    { label: 'Who', cell: (e) => cellOf(breakable(e.actor.email), html`<span class="muted">${actorLabels[e.actor.kind] ?? e.actor.kind}</span>`) },
     { label: 'Action', cell: (e) => cellOf(html`<span class="mono">${breakable(e.action)}</span>`) },
     { label: 'Partner', cell: (e) => partnerCell(e.partnerId, names) },
     { label: 'Target', cell: (e) => cellOf(e.targetId ? idText(e.targetId) : html`<span class="muted">—</span>`) },

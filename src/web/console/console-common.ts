@@ -1,8 +1,12 @@
-// What the console's pages share: the paging query of every list, the id parameters, and the operator as
-// the audit log names them.
+// What the console's pages share: the paging query of every list, the id parameters, the operator as
+// the audit log names them, and the step-up before evidence.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Actor } from '../../modules/audit/audit.service.ts';
-import type { Viewer } from '../area.ts';
+import { viewerOf, type Viewer } from '../area.ts';
+import { stepUpPath } from '../second-factor.ts';
+import { stepUpDue } from '../sign-in-steps.ts';
+import type { ConsoleDeps } from './console-deps.ts';
 import { html, type Html } from '../html.ts';
 
 /** `?limit=&from=` of a list page (ui.pager's links). */
@@ -46,4 +50,14 @@ export function codeText(code: string): Html {
 /** Whose a row is: the partner's name, linking to its page (its id when the name is unknown). */
 export function partnerLink(partnerId: string, names: Map<string, string>): Html {
   return html`<a href="/console/partners/${partnerId}">${names.get(partnerId) ?? partnerId}</a>`;
+}
+
+/**
+ * Before a page that shows identity documents or AML evidence: when the session's last second factor is
+ * older than MFA_STEP_UP_MINUTES, the operator is sent to enter a fresh code, and comes back to `next`.
+ * Answers that redirect, or undefined when the page may be shown.
+ */
+export function stepUpFirst(request: FastifyRequest, reply: FastifyReply, deps: Pick<ConsoleDeps, 'clock' | 'config'>, next: string): FastifyReply | undefined {
+  if (!stepUpDue(viewerOf(request).session, deps.clock.now(), deps.config.MFA_STEP_UP_MINUTES)) return undefined;
+  return reply.redirect(stepUpPath('console', next), 303);
 }

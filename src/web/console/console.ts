@@ -28,8 +28,13 @@ export function consoleArea(deps: ConsoleDeps) {
       accounts: deps.operators.accounts,
       nav: consoleNav,
       describe: async () => ({}),
-      async onSignIn(account, event) {
-        await deps.audit.record({ actor: { kind: 'OPERATOR', id: account.id, email: account.email }, action: `session.${event.toLowerCase()}` });
+      factors: deps.operatorFactors,
+      // Operators see every partner's people: none signs in without a second factor.
+      requiresSecondFactor: async () => true,
+      stepUpMinutes: deps.config.MFA_STEP_UP_MINUTES,
+      signInLimiter: deps.signInLimiter,
+      async onSignIn(account, event, detail) {
+        await deps.audit.record({ actor: { kind: 'OPERATOR', id: account.id, email: account.email }, action: `session.${event.toLowerCase()}`, detail });
       },
     },
     (app: HttpApp) => {

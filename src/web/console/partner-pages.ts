@@ -14,7 +14,7 @@ import { html, type Html } from '../html.ts';
 import { details, errorSummary, idText, notice, pageHeader, pager, section, secretOnce, type FieldError } from '../ui.ts';
 import type { ConsoleDeps } from './console-deps.ts';
 import { idParam, operatorActor, pageQuery } from './console-common.ts';
-import { createForm, partnerDetails, partnerPath, partnerTable, portalUserTable, readCommission, settingsForm, standingForm, type PartnerForm } from './partner-views.ts';
+import { createForm, partnerDetails, partnerPath, partnerTable, portalUserTable, readCommission, settingsForm, signInRuleForm, standingForm, type PartnerForm } from './partner-views.ts';
 
 const PartnerParams = Type.Object({ id: idParam });
 const ListQuery = Type.Object(pageQuery);
@@ -23,6 +23,8 @@ const doneMessages: Record<string, string> = {
   updated: 'The settings are saved.',
   unchanged: 'Nothing changed: the settings were already so.',
   enabled: 'The partner is enabled: its API clients can get tokens again and its portal users can sign in.',
+  'mfa-required': 'Every portal user of this partner must set up a second factor: those without one are asked to at their next page.',
+  'mfa-optional': 'A second factor is no longer required: each portal user may set one up from their account page, and those who have one keep it.',
 };
 
 export function registerPartnerPages(app: HttpApp, deps: ConsoleDeps): void {
@@ -87,6 +89,7 @@ ${section(
     const viewer = viewerOf(request);
     const partner = await deps.partners.get(id);
     const users = await deps.portalUsers.accounts.list({ partnerId: id });
+    const secondFactorRequired = await deps.portalUsers.requiresSecondFactor(id);
     const values = state.values ?? { name: partner.name, monitoring: partner.monitoringEligible, commission: String(partner.commissionBps) };
     const errors = state.errors ?? [];
     const body = html`${pageHeader(partner.name, { back: { href: '/console/partners', label: 'Partners' }, lead: 'What the partner may do and what it earns. Every change is written to the audit log.' })}
@@ -97,6 +100,7 @@ ${section('The partner', partnerDetails(partner))}
 ${settingsForm(partner, viewer.session.csrfToken, values, errors)}
 </div>
 ${portalUserTable(users)}
+${signInRuleForm(partner, viewer.session.csrfToken, secondFactorRequired)}
 ${standingForm(partner, viewer.session.csrfToken)}`;
     return sendPage(reply, { title: partner.name, current: 'partners', body, status: state.status });
   }
@@ -121,6 +125,20 @@ ${standingForm(partner, viewer.session.csrfToken)}`;
       { inTransaction: (tx, changed) => deps.audit.record({ actor: operatorActor(viewer), partnerId: id, action: 'partner.updated', targetId: id, detail: { changes: changed } }, tx) },
     );
     return reply.redirect(`${partnerPath(id)}?done=${Object.keys(changes).length ? 'updated' : 'unchanged'}`, 303);
+  });
+
+  app.post('/partners/:id/second-factor', { schema: { params: PartnerParams } }, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const { id } = request.params;
+    await deps.partners.get(id);
+    const required = formValues(request, 'required').includes('yes');
+    const changed = await deps.db.transaction(async (tx) => {
+      const done = await deps.portalUsers.setSecondFactorRequired(tx, id, { required, by: viewer.accountId });
+      const action = required ? 'partner.portal_second_factor_required' : 'partner.portal_second_factor_not_required';
+      if (done) await deps.audit.record({ actor: operatorActor(viewer), partnerId: id, action, targetId: id }, tx);
+      return done;
+    });
+    return reply.redirect(`${partnerPath(id)}?done=${changed ? `mfa-${required ? 'required' : 'optional'}` : 'unchanged'}`, 303);
   });
 
   app.post('/partners/:id/disable', { schema: { params: PartnerParams } }, async (request, reply) => {

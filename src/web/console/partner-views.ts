@@ -1,4 +1,4 @@
-// The partners pages' pieces: the list, the forms (create, settings, disable and enable) and the form
+// The partners pages' pieces: the list, the forms (create, settings, portal sign-in, disable and enable) and the form
 // reading with its errors. Routes: partner-pages.ts.
 import type { AccountRow } from '../../modules/accounts/accounts.repository.ts';
 import type { OperatorPartner } from '../../modules/partners/partners.schemas.ts';
@@ -112,6 +112,28 @@ ${postForm({ action: `${partnerPath(partner.id)}/disable`, csrf, submit: 'Disabl
   );
 }
 
+/** The partner's rule for its portal users' sign-in: a second factor required of all, or left to each. */
+export function signInRuleForm(partner: OperatorPartner, csrf: string, required: boolean): Html {
+  return section(
+    'Portal sign-in',
+    postForm({
+      action: `${partnerPath(partner.id)}/second-factor`,
+      csrf,
+      submit: 'Save sign-in rule',
+      kind: 'secondary',
+      body: choices({
+        name: 'required',
+        legend: 'Second factor',
+        type: 'checkbox',
+        hint: 'A code from an authenticator app after the password. Without the rule each portal user may set one up from their account page.',
+        choices: [{ value: 'yes', label: 'Require a second factor of every portal user', hint: 'Those without one must set it up at their next page, before anything else.' }],
+        checked: required ? ['yes'] : [],
+      }),
+    }),
+    { id: 'portal-sign-in' },
+  );
+}
+
 export function partnerDetails(partner: OperatorPartner): Html {
   return details([
     ['Status', standing(partner)],
@@ -133,6 +155,7 @@ export function portalUserTable(users: AccountRow[]): Html {
         label: 'Status',
         cell: (u) => cellOf(u.disabled_at ? badge('DISABLED') : badge('ACTIVE'), u.must_change_password && !u.disabled_at ? html`<span class="muted">one-time password not replaced yet</span>` : ''),
       },
+      { label: 'Second factor', cell: (u) => cellOf(u.totp_enrolled_at ? html`Set up ${when(u.totp_enrolled_at)}` : html`<span class="muted">None</span>`) },
       { label: 'Last signed in', cell: (u) => cellOf(when(u.last_login_at)) },
       { label: 'Created', cell: (u) => cellOf(when(u.created_at)) },
     ],

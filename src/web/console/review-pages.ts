@@ -10,7 +10,7 @@ import { formOf, sendPage, viewerOf } from '../area.ts';
 import { html, type Html } from '../html.ts';
 import { badge, choices, details, errorSummary, idText, notice, pageHeader, pager, postForm, section, table, textarea, when, type FieldError } from '../ui.ts';
 import type { ConsoleDeps } from './console-deps.ts';
-import { breakable, cellOf, codeText, idParam, operatorActor, pageQuery, partnerLink } from './console-common.ts';
+import { breakable, cellOf, codeText, idParam, operatorActor, pageQuery, partnerLink, stepUpFirst } from './console-common.ts';
 import { amlEvidence, documentEvidence } from './review-evidence.ts';
 
 const ReviewParams = Type.Object({ requestId: idParam, individualId: idParam });
@@ -67,6 +67,9 @@ ${pager({ path: '/console', query: { limit: request.query.limit === 25 ? undefin
     const inReview = individual.status === 'MANUAL_REVIEW';
     let evidence: Html = html``;
     if (inReview) {
+      // Identity documents and list matches: only after a fresh second factor.
+      const steppedUp = stepUpFirst(request, reply, deps, reviewPath({ verificationRequestId: params.requestId, individualId: params.individualId }));
+      if (steppedUp) return steppedUp;
       // Fetched for this view alone, each read recorded with this operator (evidence.service.ts).
       const reader = { operatorId: viewer.accountId, httpRequestId: request.id };
       const [document, aml, register] = await Promise.all([

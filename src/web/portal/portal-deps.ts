@@ -22,4 +22,6 @@ export type PortalDeps = Pick<
   | 'db'
   | 'clock'
   | 'idempotency'
+  | 'portalUserFactors'
+  | 'signInLimiter'
 > & { partners: Pick<PartnerService, 'standing' | 'getOwn'>; portalUsers: PortalUserService; webSessions: SessionService; audit: AuditService };

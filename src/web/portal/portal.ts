@@ -5,6 +5,7 @@ import type { HttpApp } from '../../platform/http/types.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
 import { webArea } from '../area.ts';
 import type { NavItem } from '../shell.ts';
+import { registerAccountPage } from './account-page.ts';
 import { registerApiClientPages } from './api-client-pages.ts';
 import { registerDashboardPage } from './dashboard-page.ts';
 import { registerDeliveryPages } from './delivery-pages.ts';
@@ -23,6 +24,7 @@ export const portalNav: NavItem[] = [
   { key: 'deed-analyses', label: 'Deed analyses', href: '/portal/deed-analyses' },
   { key: 'payments', label: 'Payments', href: '/portal/payments' },
   { key: 'contacts', label: 'Contacts', href: '/portal/contacts' },
+  { key: 'account', label: 'Your account', href: '/portal/account' },
 ];
 
 export type { PortalDeps };
@@ -40,8 +42,12 @@ export function portalArea(deps: PortalDeps) {
         const standing = await deps.partners.standing(tenant);
         return standing && !standing.disabled ? { tenant, partnerName: standing.name } : undefined;
       },
-      async onSignIn(account, event) {
-        await deps.audit.record({ actor: { kind: 'PORTAL_USER', id: account.id, email: account.email }, partnerId: account.partner_id, action: `session.${event.toLowerCase()}` });
+      factors: deps.portalUserFactors,
+      // The partner decides (a console setting); a portal user may enrol anyway, from their account page.
+      requiresSecondFactor: (account) => deps.portalUsers.requiresSecondFactor(account.partner_id!),
+      signInLimiter: deps.signInLimiter,
+      async onSignIn(account, event, detail) {
+        await deps.audit.record({ actor: { kind: 'PORTAL_USER', id: account.id, email: account.email }, partnerId: account.partner_id, action: `session.${event.toLowerCase()}`, detail });
       },
     },
     (app: HttpApp) => {
@@ -51,6 +57,7 @@ export function portalArea(deps: PortalDeps) {
       registerDeliveryPages(app, deps);
       registerActivityPages(app, deps);
       registerVerificationPages(app, deps);
+      registerAccountPage(app, deps);
     },
   );
 }

@@ -12,22 +12,24 @@ export interface SessionRow {
   idle_expires_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  /** When the session last checked a second factor (migration 0021). */
+  second_factor_at: Date | null;
 }
 
 export async function insertSession(
   db: Executor,
-  row: { tokenHash: string; area: WebArea; accountId: string; passwordChangeRequired: boolean; createdAt: Date; idleExpiresAt: Date; expiresAt: Date },
+  row: { tokenHash: string; area: WebArea; accountId: string; passwordChangeRequired: boolean; createdAt: Date; idleExpiresAt: Date; expiresAt: Date; secondFactorAt: Date | null },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO web_sessions (token_hash, area, account_id, password_change_required, created_at, idle_expires_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [row.tokenHash, row.area, row.accountId, row.passwordChangeRequired, row.createdAt, row.idleExpiresAt, row.expiresAt],
+    `INSERT INTO web_sessions (token_hash, area, account_id, password_change_required, created_at, idle_expires_at, expires_at, second_factor_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [row.tokenHash, row.area, row.accountId, row.passwordChangeRequired, row.createdAt, row.idleExpiresAt, row.expiresAt, row.secondFactorAt],
   );
 }
 
 export async function findSession(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
   const rows = await db.query<SessionRow>(
-    'SELECT token_hash, area, account_id, password_change_required, created_at, idle_expires_at, expires_at, revoked_at FROM web_sessions WHERE token_hash = $1',
+    'SELECT token_hash, area, account_id, password_change_required, created_at, idle_expires_at, expires_at, revoked_at, second_factor_at FROM web_sessions WHERE token_hash = $1',
     [tokenHash],
   );
   return rows[0];
@@ -35,6 +37,11 @@ export async function findSession(db: Executor, tokenHash: string): Promise<Sess
 
 export async function extendSession(db: Executor, tokenHash: string, idleExpiresAt: Date): Promise<void> {
   await db.query('UPDATE web_sessions SET idle_expires_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash, idleExpiresAt]);
+}
+
+/** The session has just checked a second factor (at sign-in, or a step-up). */
+export async function markSecondFactor(db: Executor, tokenHash: string, at: Date): Promise<void> {
+  await db.query('UPDATE web_sessions SET second_factor_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash, at]);
 }
 
 export async function revokeSession(db: Executor, tokenHash: string, at: Date): Promise<void> {

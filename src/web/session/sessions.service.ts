@@ -18,6 +18,8 @@ export interface WebSession {
   /** The account still has its one-time password: this session may only replace it. */
   passwordChangeRequired: boolean;
   createdAt: Date;
+  /** When this session last checked a second factor; null until it has (web/sign-in-steps.ts). */
+  secondFactorAt: Date | null;
   /** Put in every form of the session as `_csrf`. */
   csrfToken: string;
 }
@@ -41,6 +43,7 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
     accountId: row.account_id,
     passwordChangeRequired: row.password_change_required,
     createdAt: row.created_at,
+    secondFactorAt: row.second_factor_at,
     csrfToken: hmacHex(csrfKey, `session:${row.token_hash}`),
   });
 
@@ -48,7 +51,7 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
     idleSeconds: deps.idleSeconds,
 
     /** A new session; the token goes in the cookie and nowhere else. */
-    async open(area: repo.WebArea, accountId: string, options: { passwordChangeRequired: boolean }): Promise<{ token: string; session: WebSession }> {
+    async open(area: repo.WebArea, accountId: string, options: { passwordChangeRequired: boolean; secondFactorAt?: Date | null }): Promise<{ token: string; session: WebSession }> {
       const token = randomToken(32);
       const now = clock.now();
       const row: repo.SessionRow = {
@@ -60,6 +63,7 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
         idle_expires_at: new Date(now.getTime() + deps.idleSeconds * 1000),
         expires_at: new Date(now.getTime() + deps.absoluteSeconds * 1000),
         revoked_at: null,
+        second_factor_at: options.secondFactorAt ?? null,
       };
       await repo.insertSession(db, {
         tokenHash: row.token_hash,
@@ -69,6 +73,7 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
         createdAt: now,
         idleExpiresAt: row.idle_expires_at,
         expiresAt: row.expires_at,
+        secondFactorAt: row.second_factor_at,
       });
       return { token, session: toSession(row) };
     },
@@ -82,6 +87,13 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
       const idleDeadline = now.getTime() + deps.idleSeconds * 1000;
       if (idleDeadline - row.idle_expires_at.getTime() > extendAfterMs) await repo.extendSession(db, row.token_hash, new Date(idleDeadline));
       return toSession(row);
+    },
+
+    /** The session has just checked a second factor; answers when. */
+    async markSecondFactor(session: Pick<WebSession, 'tokenHash'>): Promise<Date> {
+      const now = clock.now();
+      await repo.markSecondFactor(db, session.tokenHash, now);
+      return now;
     },
 
     async revoke(session: Pick<WebSession, 'tokenHash'>): Promise<void> {
