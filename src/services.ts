@@ -132,7 +132,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     closers.push(() => webhooks.close?.());
     const withOutbox = { ...platform, outbox: webhooks.services.outbox };
     const auth = await createAuthModule({ ...platform, clients: partners.clientCredentials, limiter: tokenLimiter });
-    const operators = createOperatorModule({ ...platform, keys: auth.services.keys, limiter: tokenLimiter });
+    // The operators' second factors are the accounts module's, made below from the operators' accounts.
+    const operators = createOperatorModule({ ...platform, keys: auth.services.keys, limiter: tokenLimiter, secondFactors: () => accounts.services.operatorFactors });
     const accounts = createAccountModule({ ...platform, partners: partnerService, operators: operators.services.operators });
     const audit = createAuditModule(platform);
     const settings = createSettingsModule(platform);
@@ -178,7 +179,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       webSessions: createSessionService({
         db,
         clock,
-        secretKey: config.SECRET_KEY,
+        csrfKeys: keyRing.macKeys('web-csrf'),
         idleSeconds: config.WEB_SESSION_IDLE_MINUTES * 60,
         absoluteSeconds: config.WEB_SESSION_HOURS * 3600,
       }),

@@ -16,7 +16,9 @@ const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const CommandInput = Type.Object({}, { additionalProperties: true, [optionalBodyKeyword]: true });
 
 export function registerAdminRoutes(app: HttpApp, services: Services): void {
-  const expected = `Bearer ${adminToken(services.config.SECRET_KEY)}`;
+  // The command line derives its token from SECRET_KEY; one whose .env still has the key before a
+  // rotation (now in PREVIOUS_SECRET_KEYS) is let in too.
+  const accepted = [services.config.SECRET_KEY, ...services.config.PREVIOUS_SECRET_KEYS].map((key) => `Bearer ${adminToken(key)}`);
 
   app.post<{ Params: { name: string } }>(
     '/admin/v1/commands/:name',
@@ -24,7 +26,7 @@ export function registerAdminRoutes(app: HttpApp, services: Services): void {
       schema: { hide: true, body: CommandInput },
       // Before the body is read or validated: to anyone else the route does not exist.
       onRequest: (request, _reply, done) => {
-        const allowed = loopback.has(request.socket.remoteAddress ?? '') && constantTimeEqual(request.headers.authorization ?? '', expected);
+        const allowed = loopback.has(request.socket.remoteAddress ?? '') && accepted.some((token) => constantTimeEqual(request.headers.authorization ?? '', token));
         done(allowed ? undefined : new AppError('NOT_FOUND', `No route POST ${request.url.split('?')[0]}`));
       },
     },

@@ -11,10 +11,11 @@ export type SignedUrlCheck = { ok: true } | { ok: false; reason: 'invalid' | 'ex
 const signatureShape = /^[A-Za-z0-9_-]{43}$/;
 const expiresShape = /^[0-9]{1,12}$/;
 
-export function createUrlSigner(deps: { key: Buffer; clock: Clock; baseUrl: string }) {
-  const { key, clock } = deps;
+/** `keys`: signs with the first; a URL signed with any of them holds (keys rotated: platform/keys). */
+export function createUrlSigner(deps: { keys: { current: Buffer; all: readonly Buffer[] }; clock: Clock; baseUrl: string }) {
+  const { clock } = deps;
 
-  function signatureOf(path: string, params: Record<string, string>, expires: string): string {
+  function signatureOf(path: string, params: Record<string, string>, expires: string, key = deps.keys.current): string {
     const signed = Object.keys(params)
       .sort()
       .map((name) => `${name}=${params[name]}`)
@@ -41,7 +42,7 @@ export function createUrlSigner(deps: { key: Buffer; clock: Clock; baseUrl: stri
       if (!expires || !signature || !expiresShape.test(expires) || !signatureShape.test(signature)) return { ok: false, reason: 'invalid' };
       const params: Record<string, string> = {};
       for (const [name, value] of Object.entries(rest)) if (value !== undefined) params[name] = value;
-      if (!constantTimeEqual(signatureOf(path, params, expires), signature)) return { ok: false, reason: 'invalid' };
+      if (!deps.keys.all.some((key) => constantTimeEqual(signatureOf(path, params, expires, key), signature))) return { ok: false, reason: 'invalid' };
       if (clock.now().getTime() >= Number(expires) * 1000) return { ok: false, reason: 'expired' };
       return { ok: true };
     },

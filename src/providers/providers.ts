@@ -35,7 +35,7 @@ export function createProviders(config: Config, deps: { db: Database; clock: Clo
       reports: timed('registers.reports', chosenRegisters.reports),
     } satisfies Registers,
     identity: timed('identity', createIdentityProvider(config, { db, clock, keyRing })),
-    storage: timed('storage', createStorage(config, { clock })),
+    storage: timed('storage', createStorage(config, { clock, keyRing })),
     extractor: timed('extractor', createExtractor(config)),
   };
 }

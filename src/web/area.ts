@@ -69,7 +69,7 @@ export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
       if (step === 'password' && !routeConfig.passwordChange) return reply.redirect(stepPath(area, step), 303);
       // The second factor's pages keep where the reader was going, and send them there once it is done.
       if ((step === 'second-factor' || step === 'enrol') && !routeConfig.secondFactor) return reply.redirect(`${stepPath(area, step)}${next}`, 303);
-      if (request.method === 'POST' && !sameToken(((request.body ?? {}) as Record<string, unknown>)._csrf as string | undefined, viewer.session.csrfToken)) {
+      if (request.method === 'POST' && !sameToken(((request.body ?? {}) as Record<string, unknown>)._csrf as string | undefined, viewer.session.csrfAccepted)) {
         request.log.warn({ route: request.routeOptions.url }, 'form refused: missing or wrong CSRF token');
         return errorPage(reply, 403, 'This form could not be accepted', 'It was sent without this session’s security token, or from another page. Go back, reload the page and send it again.');
       }

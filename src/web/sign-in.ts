@@ -65,7 +65,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     const wait = throttledFor(config, request);
     if (wait > 0) return renderSignIn(reply, { status: 429, email: form.email, next: form.next, message: throttledMessage(reply, wait) });
     const nonce = cookieOf(request, signInCookie);
-    if (!nonce || !sameToken((request.body as Record<string, unknown> | undefined)?._csrf as string | undefined, sessions.signInCsrf(nonce))) {
+    if (!nonce || !sameToken((request.body as Record<string, unknown> | undefined)?._csrf as string | undefined, sessions.signInCsrfAccepted(nonce))) {
       return renderSignIn(reply, { status: 403, email: form.email, next: form.next, message: 'The sign-in form had expired. It has been reloaded: sign in again.' });
     }
     const errors: FieldError[] = [];

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createManualClock } from '../../src/platform/clock.ts';
-import { hmacHex, deriveKey } from '../../src/platform/crypto.ts';
+import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { createTestContext, testSecretKey, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { cards, createContact, eventsOf, mintCardLink, submitCard, tokenise, type ContactBody } from '../helpers/billing.ts';
 
@@ -30,7 +30,7 @@ describe('minting a card link', () => {
     const rows = await t.services.db.query<{ token_hash: string }>('SELECT token_hash FROM card_links WHERE contact_id = $1', [contact.id]);
     assert.deepEqual(
       rows.map((r) => r.token_hash),
-      [hmacHex(deriveKey(testSecretKey, 'card-link-tokens'), link.token)],
+      [createKeyRing(testSecretKey).digester('card-link-tokens').digest(link.token)],
     );
     const dump = JSON.stringify(await t.services.db.query('SELECT * FROM card_links'));
     assert.ok(!dump.includes(link.token), 'the token itself is nowhere in the table');

@@ -5,12 +5,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { totpPeriodSeconds } from '../../src/modules/accounts/totp.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { HttpApp } from '../../src/platform/http/types.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createServices, type ServiceOverrides, type Services } from '../../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { enrolTestFactor, type TestTotp } from './second-factor.ts';
+import { enrolTestFactor, nextTotpCode, type TestTotp } from './second-factor.ts';
 
 export const testSecretKey = 'test-secret-key-0123456789abcdef0123456789';
 
@@ -46,15 +47,15 @@ export interface TestPartner {
   headers: { authorization: string; 'x-partner-id': string };
 }
 
-/** A PVS operator past the first sign-in: `password` is their own (the one-time one replaced). */
+/** A PVS operator past the first sign-in: `password` is their own (the one-time one replaced), and a second factor set up. */
 export interface TestOperator {
   operatorId: string;
   email: string;
   password: string;
   token: string;
   headers: { authorization: string };
-  /** With `secondFactor: true`: the authenticator app the operator enrolled (test/helpers/second-factor.ts). */
-  totp?: TestTotp;
+  /** The authenticator app the operator enrolled (test/helpers/second-factor.ts): the console and the token endpoint ask for its codes. */
+  totp: TestTotp;
 }
 
 export interface Factories {
@@ -62,10 +63,10 @@ export interface Factories {
   /** A fresh access token for the partner (tests that move the clock on by hours outlive theirs). */
   signIn(partner: TestPartner): Promise<TestPartner>;
   /**
-   * An operator who has replaced the one-time password, with a token for /ops/v1; with `secondFactor`,
-   * also enrolled in an authenticator app whose secret the test knows (the console asks for its codes).
+   * An operator who has replaced the one-time password and enrolled in an authenticator app whose secret
+   * the test knows, with a token for /ops/v1 (every operator needs a second factor for one).
    */
-  operator(options?: { email?: string; secondFactor?: boolean }): Promise<TestOperator>;
+  operator(options?: { email?: string }): Promise<TestOperator>;
 }
 
 let counter = 0;
@@ -107,9 +108,14 @@ export async function createTestContext(
       counter += 1;
       const created = await services.operators.create({ email: operatorOptions.email ?? `operator-${counter}-${Date.now()}@pvs.test` });
       const password = `own password ${counter} ${created.operatorId}`;
-      const issued = await services.operators.signIn({ email: created.email, password: created.password, newPassword: password });
+      // As the console's first sign-in does: the one-time password replaced, then the app enrolled.
+      await services.operators.accounts.verify({ email: created.email, password: created.password, newPassword: password });
+      // Enrolled with the code of the step before now (a code a moment old, which PVS accepts), so that the
+      // token takes the current step and a test's first code from the app is the step after, without waiting.
+      const enrolledAt = new Date(services.clock.now().getTime() - totpPeriodSeconds * 1000);
+      const totp = await enrolTestFactor(services.operatorFactors, { id: created.operatorId, email: created.email }, enrolledAt);
+      const issued = await services.operators.signIn({ email: created.email, password, code: await nextTotpCode(totp, () => services.clock.now()) });
       const token = issued.access_token;
-      const totp = operatorOptions.secondFactor ? await enrolTestFactor(services.operatorFactors, { id: created.operatorId, email: created.email }, services.clock.now()) : undefined;
       return { operatorId: created.operatorId, email: created.email, password, token, headers: { authorization: `Bearer ${token}` }, totp };
     },
   };

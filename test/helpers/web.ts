@@ -30,7 +30,7 @@ export async function createPortalUser(t: TestContext, partnerId: string, email?
 
 /** An operator who has replaced the one-time password and enrolled an authenticator app (the console requires one). */
 export async function createConsoleOperator(t: TestContext, email?: string): Promise<WebAccount> {
-  const operator = await t.f.operator({ email, secondFactor: true });
+  const operator = await t.f.operator({ email });
   return { id: operator.operatorId, email: operator.email, password: operator.password, totp: operator.totp };
 }
 

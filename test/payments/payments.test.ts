@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createManualClock } from '../../src/platform/clock.ts';
-import { deriveKey, hmacHex } from '../../src/platform/crypto.ts';
+import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { cards, createContact, runDueJobs } from '../helpers/billing.ts';
 import { createTestContext, testSecretKey, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { createPayment, getPayment, linkToken, payWith, paymentEvents, samplePrn, type PaymentBody } from '../helpers/payments.ts';
@@ -69,7 +69,7 @@ describe('creating a payment', () => {
     const prn = '987654321098765432';
     const payment = await createPayment(t, partner, { prn });
     const [link] = await t.services.db.query<{ token_hash: string }>('SELECT token_hash FROM payment_links WHERE payment_id = $1', [payment.id]);
-    assert.equal(link!.token_hash, hmacHex(deriveKey(testSecretKey, 'payment-link-tokens'), payment.token));
+    assert.equal(link!.token_hash, createKeyRing(testSecretKey).digester('payment-link-tokens').digest(payment.token));
     const tables = JSON.stringify(await t.services.db.query('SELECT p.*, l.* FROM payments p JOIN payment_links l ON l.payment_id = p.id'));
     assert.ok(!tables.includes(prn) && !tables.includes(payment.token), 'no PRN or link token in the clear');
     await payWith(t, payment.token, cards.succeeds);

@@ -256,7 +256,7 @@ describe('PUT /storage/:folder/:name: the size limit, over real HTTP', () => {
 describe('local storage on its own', () => {
   it('stops pulling from a body once it passes the limit', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pvs-storage-unit-'));
-    const storage = createLocalStorage({ dir, publicBaseUrl, signingKey: Buffer.alloc(32, 1), clock, maxUploadBytes: 10_000 });
+    const storage = createLocalStorage({ dir, publicBaseUrl, signingKeys: { current: Buffer.alloc(32, 1), all: [Buffer.alloc(32, 1)] }, clock, maxUploadBytes: 10_000 });
     let pulled = 0;
     const body = new Readable({
       highWaterMark: 1024,
@@ -274,7 +274,7 @@ describe('local storage on its own', () => {
 
   it('removes a temporary file a crash left behind an hour ago, and only that', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pvs-storage-unit-'));
-    const storage = createLocalStorage({ dir, publicBaseUrl, signingKey: Buffer.alloc(32, 1), clock });
+    const storage = createLocalStorage({ dir, publicBaseUrl, signingKeys: { current: Buffer.alloc(32, 1), all: [Buffer.alloc(32, 1)] }, clock });
     await mkdir(path.join(dir, '.incoming'));
     const old = path.join(dir, '.incoming', 'old.part');
     const recent = path.join(dir, '.incoming', 'recent.part');

@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../src/platform/clock.ts';
-import { deriveKey } from '../../src/platform/crypto.ts';
+import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { installInputGuard } from '../../src/platform/http/input-guard.ts';
 import { installLoadShedding } from '../../src/platform/http/load-shedding.ts';
 import { clientErrorHandler, frameworkErrors, installProblemHandling, maxPathParameterLength } from '../../src/platform/http/problem.ts';
@@ -65,7 +65,7 @@ export async function createUploadApp(options: { clock: Clock }): Promise<Upload
   app.post('/v1/echo', { schema: { body: Type.Object({ text: Type.String() }) } }, async (request) => request.body);
 
   const dir = path.join(dataDir, 'uploads');
-  const storage = createLocalStorage({ dir, publicBaseUrl, signingKey: deriveKey('storage-test-secret-0123456789abcdef', 'storage-uploads'), clock: options.clock });
+  const storage = createLocalStorage({ dir, publicBaseUrl, signingKeys: createKeyRing('storage-test-secret-0123456789abcdef').macKeys('storage-uploads'), clock: options.clock });
   await registerStorageRoutes(app, { storage });
   await app.ready();
 

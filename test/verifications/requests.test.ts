@@ -4,7 +4,7 @@
 // only its HMAC kept), tenancy, lists, and the created/added events.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deriveKey, hmacHex } from '../../src/platform/crypto.ts';
+import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { billableContact, createContact } from '../helpers/billing.ts';
 import { createTestContext, testSecretKey, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { postLookup, settledLookup } from '../helpers/lookups.ts';
@@ -218,7 +218,7 @@ describe('links', () => {
     assert.equal(read.status, 'VERIFICATIONS_SENT');
     assert.ok(!JSON.stringify(read).includes('/v/'), 'no URL on a read');
     const stored = await t.services.db.query<{ token_hash: string }>('SELECT token_hash FROM verification_links WHERE individual_id = $1', [links[0]!.id]);
-    assert.deepEqual(stored.map((s) => s.token_hash), [hmacHex(deriveKey(testSecretKey, 'verification-link-tokens'), links[0]!.verificationUrl.split('/v/')[1]!)]);
+    assert.deepEqual(stored.map((s) => s.token_hash), [createKeyRing(testSecretKey).digester('verification-link-tokens').digest(links[0]!.verificationUrl.split('/v/')[1]!)]);
     assert.ok(!(await events(v.id)).some((e) => JSON.stringify(e.payload).includes('/v/')), 'no URL in any event');
   });
 

@@ -16,7 +16,7 @@ describe('second factors', () => {
 
   before(async () => {
     t = await createTestContext({ clock, env: { SIGN_IN_RATE_LIMIT_PER_MINUTE: '2' } });
-    operator = await t.f.operator({ secondFactor: true });
+    operator = await t.f.operator();
   });
   after(() => t.close());
 

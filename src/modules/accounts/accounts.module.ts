@@ -3,7 +3,6 @@
 // sign both in.) No routes or jobs of its own.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -17,9 +16,9 @@ export interface AccountModuleDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'SECRET_KEY' | 'ENVIRONMENT'>;
+  config: Pick<Config, 'ENVIRONMENT'>;
   /** Seals the TOTP secrets (platform/keys). */
-  keyRing: Pick<KeyRing, 'sealer'>;
+  keyRing: Pick<KeyRing, 'sealer' | 'digester'>;
   partners: Pick<PartnerService, 'getOwn'>;
   operators: Pick<OperatorService, 'accounts'>;
 }
@@ -29,11 +28,11 @@ export function createAccountModule(deps: AccountModuleDeps): Module<{ portalUse
   const portalUsers = createPortalUserService({ ...deps, logger: deps.logger.child({ module: 'portal-users' }) });
   // The one place the second factors' keys come from: TOTP secrets are sealed, recovery codes HMACed.
   const sealer = deps.keyRing.sealer('mfa-secrets');
-  const recoveryKey = deriveKey(config.SECRET_KEY, 'mfa-recovery-codes');
+  const recoveryCodes = deps.keyRing.digester('mfa-recovery-codes');
   const issuer = config.ENVIRONMENT === 'production' ? 'PVS' : 'PVS sandbox';
   const logger = deps.logger.child({ module: 'second-factors' });
   const factorsOf = (table: 'operators' | 'portal_users', accounts: Parameters<typeof createSecondFactors>[0]['accounts']) =>
-    createSecondFactors({ db, clock, logger, table, accounts, sealer, recoveryKey, issuer });
+    createSecondFactors({ db, clock, logger, table, accounts, sealer, recoveryCodes, issuer });
   return {
     services: {
       portalUsers,

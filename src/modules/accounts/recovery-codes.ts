@@ -1,8 +1,9 @@
 // Recovery codes: ten per enrolment, for when the phone with the authenticator app is lost. Each is 12
 // characters of an alphabet without look-alikes (about 59 bits), shown once in groups of four, and
-// stored only as an HMAC: random codes this long need no slow hash. A code works once.
+// stored only as an HMAC (the key ring's digest, platform/keys): random codes this long need no slow hash.
+// A code works once.
 import { randomInt } from 'node:crypto';
-import { hmacHex } from '../../platform/crypto.ts';
+import type { Digester } from '../../platform/keys/key-ring.ts';
 
 export const recoveryCodeCount = 10;
 /** Lower-case letters and digits without the ones that read alike (0/o, 1/l/i). */
@@ -22,8 +23,14 @@ export function normaliseRecoveryCode(typed: string): string | undefined {
   return code.length === codeLength && [...code].every((c) => recoveryCodeAlphabet.includes(c)) ? code : undefined;
 }
 
-/** The stored form of a code: an HMAC of its normalised text, so `ABCD EFGH JKMN` finds `abcd-efgh-jkmn`. */
-export function hashRecoveryCode(key: Buffer, code: string): string | undefined {
+/** The stored form of a code: a digest of its normalised text, so `ABCD EFGH JKMN` finds `abcd-efgh-jkmn`. */
+export function hashRecoveryCode(digester: Pick<Digester, 'digest'>, code: string): string | undefined {
   const normalised = normaliseRecoveryCode(code);
-  return normalised && hmacHex(key, `recovery-code:${normalised}`);
+  return normalised && digester.digest(`recovery-code:${normalised}`);
+}
+
+/** Every stored form a typed code may have (under each key of the ring); none for what is not a code. */
+export function recoveryCodeCandidates(digester: Pick<Digester, 'candidates'>, typed: string): string[] {
+  const normalised = normaliseRecoveryCode(typed);
+  return normalised ? digester.candidates(`recovery-code:${normalised}`) : [];
 }

@@ -61,8 +61,13 @@ export async function deleteRecoveryCodes(db: Executor, accountId: string): Prom
 }
 
 /** Marks an unused code used; false when it is unknown or was used already. */
-export async function useRecoveryCode(db: Executor, accountId: string, codeHash: string, at: Date): Promise<boolean> {
-  const rows = await db.query('UPDATE recovery_codes SET used_at = $3 WHERE account_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING code_hash', [accountId, codeHash, at]);
+/** `codeHashes`: the typed code's digest under each key of the ring. */
+export async function useRecoveryCode(db: Executor, accountId: string, codeHashes: string[], at: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE recovery_codes SET used_at = $3 WHERE account_id = $1 AND code_hash = ANY ($2::text[]) AND used_at IS NULL RETURNING code_hash', [
+    accountId,
+    codeHashes,
+    at,
+  ]);
   return rows.length === 1;
 }
 

@@ -7,7 +7,8 @@ import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AccountTable } from './accounts.repository.ts';
 import type { PasswordAccounts } from './password-accounts.ts';
-import { generateRecoveryCode, hashRecoveryCode, recoveryCodeCount } from './recovery-codes.ts';
+import { generateRecoveryCode, hashRecoveryCode, recoveryCodeCandidates, recoveryCodeCount } from './recovery-codes.ts';
+import type { Digester } from '../../platform/keys/key-ring.ts';
 import * as repo from './second-factors.repository.ts';
 import { checkTotp, newTotpSecret, totpCodeOf, totpUri } from './totp.ts';
 
@@ -34,7 +35,8 @@ export function createSecondFactors(deps: {
   table: AccountTable;
   accounts: Pick<PasswordAccounts, 'recordFailure' | 'refuseIfLocked' | 'completeSignIn' | 'byEmail'>;
   sealer: Sealer;
-  recoveryKey: Buffer;
+  /** Digests of recovery codes (platform/keys). */
+  recoveryCodes: Digester;
   /** The name the authenticator app shows above the code. */
   issuer: string;
 }) {
@@ -43,7 +45,7 @@ export function createSecondFactors(deps: {
 
   async function newRecoveryCodes(executor: Parameters<typeof repo.replaceRecoveryCodes>[0], accountId: string, at: Date): Promise<string[]> {
     const codes = Array.from({ length: recoveryCodeCount }, () => generateRecoveryCode());
-    await repo.replaceRecoveryCodes(executor, accountId, codes.map((c) => hashRecoveryCode(deps.recoveryKey, c)!), at);
+    await repo.replaceRecoveryCodes(executor, accountId, codes.map((c) => hashRecoveryCode(deps.recoveryCodes, c)!), at);
     return codes;
   }
 
@@ -102,9 +104,9 @@ export function createSecondFactors(deps: {
         // Another request took this step first (the same code sent twice at once).
         else result = (await repo.acceptStep(db, table, accountId, checked.step)) ? { ok: true, method: 'TOTP' } : { ok: false, reason: 'REPLAYED' };
       } else {
-        const hash = hashRecoveryCode(deps.recoveryKey, typed);
+        const hashes = recoveryCodeCandidates(deps.recoveryCodes, typed);
         result =
-          hash && (await repo.useRecoveryCode(db, accountId, hash, now))
+          hashes.length > 0 && (await repo.useRecoveryCode(db, accountId, hashes, now))
             ? { ok: true, method: 'RECOVERY_CODE', recoveryCodesLeft: await repo.countUnusedRecoveryCodes(db, accountId) }
             : { ok: false, reason: 'WRONG' };
       }

@@ -1,8 +1,8 @@
 // The billing module's wiring: contacts, card links, charges with the billing gate, billing runs against the
 // gateway the composition root chose, their jobs and /v1 routes (see README.md).
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import type { Idempotency } from '../../platform/http/idempotency.ts';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
@@ -33,7 +33,9 @@ export interface BillingModuleDeps {
   queue: JobQueue;
   gateway: PaymentGateway;
   config: PriceSettings &
-    Pick<Config, 'SECRET_KEY' | 'PUBLIC_BASE_URL' | 'CARD_LINK_HOURS' | 'BILLING_RUN_WINDOW_SECONDS' | 'BILLING_SWEEP_AFTER_HOURS'>;
+    Pick<Config, 'PUBLIC_BASE_URL' | 'CARD_LINK_HOURS' | 'BILLING_RUN_WINDOW_SECONDS' | 'BILLING_SWEEP_AFTER_HOURS'>;
+  /** Card link token digests (platform/keys). */
+  keyRing: Pick<KeyRing, 'digester'>;
   idempotency: Idempotency;
   /** The partner's name on the hosted card page. */
   partners: Pick<PartnerService, 'getOwn'>;
@@ -70,7 +72,7 @@ export function createBillingModule(deps: BillingModuleDeps): BillingModule {
   const cardLinks = createCardLinkService({
     db,
     clock,
-    tokenKey: deriveKey(config.SECRET_KEY, 'card-link-tokens'),
+    linkTokens: deps.keyRing.digester('card-link-tokens'),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     lifetimeHours: config.CARD_LINK_HOURS,
     gateway,

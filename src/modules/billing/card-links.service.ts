@@ -1,9 +1,10 @@
 // Card links: a single-use URL a partner sends to a contact, leading to the hosted card page. The token
 // is shown once and never stored, only its HMAC; a new link for the contact replaces the old one.
 // The card number never reaches PVS: the page tokenises it with the gateway, PVS gets the token.
+import type { Digester } from '../../platform/keys/key-ring.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../../platform/clock.ts';
-import { hmacHex, randomToken } from '../../platform/crypto.ts';
+import { randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -36,7 +37,8 @@ const linkMessages: Record<Exclude<LinkState, 'UNKNOWN'>, string> = {
 export function createCardLinkService(deps: {
   db: Database;
   clock: Clock;
-  tokenKey: Buffer;
+  /** Card link token digests (platform/keys); a link found under a previous key expires with its token (24 h). */
+  linkTokens: Pick<Digester, 'digest' | 'candidates'>;
   publicBaseUrl: string;
   lifetimeHours: number;
   gateway: PaymentGateway;
@@ -47,7 +49,6 @@ export function createCardLinkService(deps: {
   partnerName(tenant: Tenant): Promise<string>;
 }) {
   const { db, clock } = deps;
-  const hash = (token: string) => hmacHex(deps.tokenKey, token);
 
   function stateOf(link: repo.CardLinkRow | undefined, now: Date): LinkState | 'LIVE' {
     if (!link) return 'UNKNOWN';
@@ -59,7 +60,7 @@ export function createCardLinkService(deps: {
 
   async function liveLink(token: string): Promise<{ link: repo.CardLinkRow; contact: repo.ContactRow } | { state: LinkState }> {
     if (!tokenShape.test(token)) return { state: 'UNKNOWN' };
-    const link = await repo.findCardLink(db, hash(token));
+    const link = await repo.findCardLink(db, deps.linkTokens.candidates(token));
     const state = stateOf(link, clock.now());
     if (state !== 'LIVE') return { state };
     const contact = await repo.findContact(db, tenantOf(link!.partner_id), link!.contact_id);
@@ -77,7 +78,7 @@ export function createCardLinkService(deps: {
       const now = clock.now();
       const token = randomToken(32);
       const expiresAt = new Date(now.getTime() + deps.lifetimeHours * 3600_000);
-      await repo.replaceCardLink(tx, tenant, { token_hash: hash(token), contact_id: contactId, expires_at: expiresAt, created_at: now });
+      await repo.replaceCardLink(tx, tenant, { token_hash: deps.linkTokens.digest(token), contact_id: contactId, expires_at: expiresAt, created_at: now });
       return { url: `${deps.publicBaseUrl}/c/${token}`, expiresAt: expiresAt.toISOString() };
     },
 

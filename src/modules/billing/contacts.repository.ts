@@ -173,10 +173,12 @@ export async function replaceCardLink(db: Executor, tenant: Tenant, row: Omit<Ca
   ]);
 }
 
-export async function findCardLink(db: Executor, tokenHash: string): Promise<CardLinkRow | undefined> {
-  const rows = await db.query<CardLinkRow>('SELECT token_hash, partner_id, contact_id, expires_at, used_at, replaced_at, created_at FROM card_links WHERE token_hash = $1', [
-    tokenHash,
-  ]);
+/** `tokenHashes`: the token's digest under each key of the ring. */
+export async function findCardLink(db: Executor, tokenHashes: string[]): Promise<CardLinkRow | undefined> {
+  const rows = await db.query<CardLinkRow>(
+    'SELECT token_hash, partner_id, contact_id, expires_at, used_at, replaced_at, created_at FROM card_links WHERE token_hash = ANY ($1::text[])',
+    [tokenHashes],
+  );
   return rows[0];
 }
 

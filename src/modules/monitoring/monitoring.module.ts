@@ -2,7 +2,6 @@
 // /v1 routes. Screening calls back into it (rescreenOnNewVersion) when a list version is made.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
@@ -29,9 +28,9 @@ export interface MonitoringModuleDeps {
   logger: Logger;
   screening: Pick<ScreeningService, 'freshIndex' | 'changesSince' | 'searchIn'>;
   /** MONITORING_BATCH_SIZE: contacts per re-screen batch. */
-  config: Pick<Config, 'SECRET_KEY' | 'MONITORING_BATCH_SIZE'>;
+  config: Pick<Config, 'MONITORING_BATCH_SIZE'>;
   /** Seals contacts' dates of birth (platform/keys). */
-  keyRing: Pick<KeyRing, 'sealer'>;
+  keyRing: Pick<KeyRing, 'sealer' | 'macKeys'>;
   /** Whether the partner may use monitoring (the partners module). */
   isEligible(tenant: Tenant): Promise<boolean>;
 }
@@ -60,7 +59,9 @@ export function createMonitoringModule(deps: MonitoringModuleDeps): Module<Monit
     outbox: deps.outbox,
     screening: deps.screening,
     openDateOfBirth: (sealed) => datesOfBirth.open(sealed),
-    subjectKey: deriveKey(config.SECRET_KEY, 'monitoring-subjects'),
+    // After SECRET_KEY is rotated every contact's hash differs, so each is screened against the whole
+    // list once more at its next re-screen: more screening, never less.
+    subjectKey: deps.keyRing.macKeys('monitoring-subjects').current,
   });
   const subscriptions = createSubscriptionService({
     ...deps,

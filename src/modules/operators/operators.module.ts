@@ -6,6 +6,7 @@ import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Module } from '../../platform/module.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
+import type { SecondFactors } from '../accounts/second-factors.ts';
 import type { SigningKeys } from '../auth/signing-keys.ts';
 import { createOperatorTokens } from './operator-tokens.ts';
 import { operatorTokenRoutes, registerOperatorRoutes } from './operators.routes.ts';
@@ -19,6 +20,11 @@ export interface OperatorModuleDeps {
   keys: SigningKeys;
   /** The token endpoints' limiter (per client and per IP). */
   limiter: RateLimiter;
+  /**
+   * The operators' second factors, asked for at every token. A getter: the accounts module makes them
+   * from this module's password accounts, so it comes after this one in services.ts.
+   */
+  secondFactors: () => Pick<SecondFactors, 'verify'>;
 }
 
 export function createOperatorModule(deps: OperatorModuleDeps): Module<{ operators: OperatorService }> {
@@ -28,6 +34,8 @@ export function createOperatorModule(deps: OperatorModuleDeps): Module<{ operato
     clock,
     tokens: createOperatorTokens({ keys: deps.keys, clock, issuer: config.PUBLIC_BASE_URL, environment: config.ENVIRONMENT }),
     logger: deps.logger.child({ module: 'operators' }),
+    secondFactors: deps.secondFactors,
+    consoleUrl: `${config.PUBLIC_BASE_URL}/console`,
   });
   return {
     services: { operators },

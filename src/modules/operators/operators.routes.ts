@@ -1,4 +1,4 @@
-// POST /ops/v1/token (public: an operator's email and password for a token) and the /ops/v1 routes of
+// POST /ops/v1/token (public: an operator's email, password and second factor's code for a token) and the /ops/v1 routes of
 // the operators domain itself, which sit behind the ops guard (platform/http/ops-api.ts).
 import { AppError } from '../../platform/errors.ts';
 import type { OpsApi } from '../../platform/http/ops-api.ts';
@@ -21,10 +21,14 @@ export function operatorTokenRoutes(deps: { operators: OperatorService; limiter:
       {
         schema: {
           tags,
-          summary: 'Sign an operator in: email and password for a short-lived operator token',
+          summary: 'Sign an operator in: email, password and a code from their authenticator app for a short-lived operator token',
           description:
             'For PVS operators, not partners. While the account has its one-time password, send `newPassword` too (403 FORBIDDEN without it). ' +
-            'Wrong email or password: 401 UNAUTHENTICATED. Five failures in a row lock the account (429 RATE_LIMITED with Retry-After), ' +
+            'No token without a second factor: an operator who has not set up an authenticator app gets 403 FORBIDDEN, and sets one up by signing in ' +
+            'to the console (`/console`) first (a `newPassword` sent with that request is saved all the same). Once set up, send `code` (the code the app shows, ' +
+            'or a recovery code): without it 401 UNAUTHENTICATED, nothing counted; a wrong code, or one used already, 401 UNAUTHENTICATED at `/code`. ' +
+            'For an operator with a second factor, `newPassword` replaces the password only once the code is right. ' +
+            'Wrong email or password: 401 UNAUTHENTICATED. Five failures in a row (wrong passwords and wrong codes alike) lock the account (429 RATE_LIMITED with Retry-After), ' +
             'for a minute, doubling with each further failure up to an hour. The token works on /ops/v1 only, for 15 minutes.',
           operationId: 'issueOperatorToken',
           body: OperatorTokenBody,

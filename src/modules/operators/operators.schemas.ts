@@ -40,6 +40,16 @@ export const OperatorTokenBody = Type.Object(
         description: `Replaces the password (${newPasswordMinLength} to ${passwordMaxLength} characters, not the current one). Required while the account still has its one-time password.`,
       }),
     ),
+    code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "The operator's second factor: the 6-digit code their authenticator app shows now, or one of their recovery codes (`abcd-efgh-jkmn`, once each). " +
+          'Required once the operator has set up an authenticator app, which they do at their first sign-in to the console (`/console`); no token is issued before that. ' +
+          'A code is accepted once; a wrong or used one counts toward the lockout as a wrong password does.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

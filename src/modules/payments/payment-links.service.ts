@@ -89,7 +89,7 @@ export function createPaymentLinkService(deps: {
 
   async function resolve(token: string): Promise<{ payment: repo.PaymentRow; link: repo.PaymentLinkRow } | { state: PaymentLinkState }> {
     if (!tokenShape.test(token)) return { state: 'UNKNOWN' };
-    const link = await repo.findLink(db, codec.hashToken(token));
+    const link = await repo.findLink(db, codec.tokenHashes(token));
     const payment = link && (await repo.findPaymentById(db, link.payment_id));
     if (!link || !payment) return { state: 'UNKNOWN' };
     const terminal = terminalStates[payment.status];

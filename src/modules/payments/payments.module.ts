@@ -2,7 +2,6 @@
 // the card through the gateway the composition root chose, the settle job, and the /v1 routes (see README.md).
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import type { Idempotency } from '../../platform/http/idempotency.ts';
@@ -26,9 +25,9 @@ export interface PaymentModuleDeps {
   outbox: Outbox;
   queue: JobQueue;
   gateway: PaymentGateway;
-  config: Pick<Config, 'SECRET_KEY' | 'PUBLIC_BASE_URL' | 'PAYMENT_LINK_HOURS' | 'PAYMENT_MAX_AMOUNT'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'PAYMENT_LINK_HOURS' | 'PAYMENT_MAX_AMOUNT'>;
   /** Seals payment reference numbers (platform/keys). */
-  keyRing: Pick<KeyRing, 'sealer'>;
+  keyRing: Pick<KeyRing, 'sealer' | 'digester'>;
   idempotency: Idempotency;
   /** The partner's name on the hosted payment page. */
   partners: Pick<PartnerService, 'getOwn'>;
@@ -40,7 +39,7 @@ export interface PaymentModuleDeps {
 
 export function createPaymentModule(deps: PaymentModuleDeps): Module<{ payments: PaymentService; paymentLinks: PaymentLinkService }> {
   const { db, clock, outbox, config } = deps;
-  const codec = paymentCodec({ tokenKey: deriveKey(config.SECRET_KEY, 'payment-link-tokens'), sealer: deps.keyRing.sealer('payment-prns') });
+  const codec = paymentCodec({ linkTokens: deps.keyRing.digester('payment-link-tokens'), sealer: deps.keyRing.sealer('payment-prns') });
   const payments = createPaymentService({
     db,
     clock,

@@ -106,8 +106,9 @@ export async function replaceLiveLink(db: Executor, paymentId: string, at: Date)
   await db.query('UPDATE payment_links SET replaced_at = $2 WHERE payment_id = $1 AND replaced_at IS NULL', [paymentId, at]);
 }
 
-export async function findLink(db: Executor, tokenHash: string): Promise<PaymentLinkRow | undefined> {
-  const rows = await db.query<PaymentLinkRow>('SELECT token_hash, payment_id, expires_at, replaced_at FROM payment_links WHERE token_hash = $1', [tokenHash]);
+/** `tokenHashes`: the token's digest under each key of the ring. */
+export async function findLink(db: Executor, tokenHashes: string[]): Promise<PaymentLinkRow | undefined> {
+  const rows = await db.query<PaymentLinkRow>('SELECT token_hash, payment_id, expires_at, replaced_at FROM payment_links WHERE token_hash = ANY ($1::text[])', [tokenHashes]);
   return rows[0];
 }
 

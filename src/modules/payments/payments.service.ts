@@ -1,7 +1,8 @@
 // ATO payments, as the partner sees them: create one with its hosted link, read and list them, cancel
 // one, regenerate its link. Taking the card is the hosted page's (payment-links.service.ts).
+import type { Digester, Sealer } from '../../platform/keys/key-ring.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { hmacHex, randomToken } from '../../platform/crypto.ts';
+import { randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, fieldProblems, notFound, type FieldProblem } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
@@ -17,7 +18,10 @@ import { metadataLimits, type CreatePaymentBody, type Payment, type PaymentStatu
 export interface PaymentCodec {
   sealPrn(prn: string): string;
   openPrn(sealed: string): string;
+  /** A link token's digest to store, under the current key. */
   hashToken(token: string): string;
+  /** Its digest under each key of the ring, to find it (a link found under a previous key expires with its token). */
+  tokenHashes(token: string): string[];
 }
 
 export function toPayment(row: repo.PaymentRow, codec: PaymentCodec, paymentUrl?: string): Payment {
@@ -170,6 +174,6 @@ export function createPaymentService(deps: {
 export type PaymentService = ReturnType<typeof createPaymentService>;
 
 /** The codec from the keys services.ts derives from SECRET_KEY. */
-export function paymentCodec(keys: { tokenKey: Buffer; sealer: { seal(text: string): string; open(sealed: string): string } }): PaymentCodec {
-  return { sealPrn: keys.sealer.seal, openPrn: keys.sealer.open, hashToken: (token) => hmacHex(keys.tokenKey, token) };
+export function paymentCodec(keys: { linkTokens: Pick<Digester, 'digest' | 'candidates'>; sealer: Pick<Sealer, 'seal' | 'open'> }): PaymentCodec {
+  return { sealPrn: keys.sealer.seal, openPrn: keys.sealer.open, hashToken: keys.linkTokens.digest, tokenHashes: keys.linkTokens.candidates };
 }

@@ -3,8 +3,9 @@
 // and why. Then the steps: details, document and selfie go to the identity provider (PVS keeps none of
 // them), and submit starts an attempt, whose checks run in a job (verification-checks.service.ts). The
 // first submit charges the individual's price, to the request's contact when it has one.
+import type { Digester } from '../../platform/keys/key-ring.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { hmacHex, randomToken } from '../../platform/crypto.ts';
+import { randomToken } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { AppError, fieldProblems, notFound, type FieldProblem } from '../../platform/errors.ts';
 import { cleanImage } from '../../platform/images.ts';
@@ -54,8 +55,9 @@ export function createVerificationSessionService(deps: {
   clock: Clock;
   outbox: Outbox;
   /** The key links are digested with (the partner side mints them). */
-  linkKey: Buffer;
-  sessionKey: Buffer;
+  /** Digests of link and session tokens (platform/keys): stored under the current key, found under any. */
+  linkTokens: Digester;
+  sessionTokens: Digester;
   sessionLifetimeHours: number;
   identity: IdentityProvider;
   charges: Pick<ChargeService, 'chargeAccepted'>;
@@ -116,7 +118,7 @@ export function createVerificationSessionService(deps: {
     async open(linkToken: string): Promise<SessionView & { sessionToken: string }> {
       if (!tokenShape.test(linkToken)) throw notFound('The verification link');
       const opened = await db.transaction(async (tx) => {
-        const link = await repo.findLinkForUpdate(tx, hmacHex(deps.linkKey, linkToken));
+        const link = await repo.findLinkForUpdate(tx, deps.linkTokens.candidates(linkToken));
         if (!link) throw notFound('The verification link');
         const now = clock.now();
         if (link.used_at) throw new AppError('LINK_INVALID', 'This verification link was already opened; continue on the device where it was opened, or ask for a new link');
@@ -124,10 +126,10 @@ export function createVerificationSessionService(deps: {
         if (link.expires_at <= now) throw new AppError('LINK_INVALID', 'This verification link has expired; ask for a new one');
         const individual = (await repo.findIndividual(tx, link.individual_id, { lock: true }))!;
         if (terminalStatuses.includes(individual.status)) throw new AppError('LINK_INVALID', 'This verification is already finished; there is nothing more to do');
-        await repo.spendLink(tx, link.token_hash, now);
+        await repo.spendLink(tx, link.token_hash, deps.linkTokens.digest(linkToken), now);
         const sessionToken = randomToken(32);
         const expiresAt = new Date(now.getTime() + deps.sessionLifetimeHours * 3600_000);
-        await repo.insertSession(tx, { token_hash: hmacHex(deps.sessionKey, sessionToken), individual_id: individual.id, expires_at: expiresAt, created_at: now });
+        await repo.insertSession(tx, { token_hash: deps.sessionTokens.digest(sessionToken), individual_id: individual.id, expires_at: expiresAt, created_at: now });
         if (individual.status === 'PENDING') {
           await repo.setIndividualStatus(tx, individual.id, 'IN_PROGRESS', now);
           await outbox.emit(tx, verificationIndividualInProgress, {
@@ -148,7 +150,9 @@ export function createVerificationSessionService(deps: {
     /** The individual a session token stands for, or undefined (unknown, expired, or ended by a new link). */
     async individualOf(sessionToken: string | undefined): Promise<{ individual: repo.IndividualRow; expiresAt: Date } | undefined> {
       if (!sessionToken || !tokenShape.test(sessionToken)) return undefined;
-      const session = await repo.findLiveSession(db, hmacHex(deps.sessionKey, sessionToken), clock.now());
+      const session = await repo.findLiveSession(db, deps.sessionTokens.candidates(sessionToken), clock.now());
+      // Found under a previous key (SECRET_KEY was rotated): stored again under the current one.
+      if (session && !deps.sessionTokens.isCurrent(session.token_hash)) await repo.rehashSession(db, session.token_hash, deps.sessionTokens.digest(sessionToken));
       const individual = session && (await repo.findIndividual(db, session.individual_id));
       return individual ? { individual, expiresAt: session.expires_at } : undefined;
     },
@@ -237,7 +241,7 @@ export function createVerificationSessionService(deps: {
      */
     async linkPage(linkToken: string, sessionToken: string | undefined): Promise<LinkPage> {
       if (!tokenShape.test(linkToken)) return { kind: 'unknown' };
-      const link = await repo.findLink(db, hmacHex(deps.linkKey, linkToken));
+      const link = await repo.findLink(db, deps.linkTokens.candidates(linkToken));
       if (!link) return { kind: 'unknown' };
       const session = await this.individualOf(sessionToken);
       if (session && session.individual.id === link.individual_id) {

@@ -3,7 +3,6 @@
 // screening), operators' decisions, the evidence endpoints and the PDF reports (see README.md).
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Idempotency } from '../../platform/http/idempotency.ts';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.ts';
@@ -12,6 +11,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Module } from '../../platform/module.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import { createUrlSigner } from '../../platform/signed-urls.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
 import type { IdentityProvider } from '../../providers/identity/identity-provider.ts';
 import type { ChargeService } from '../billing/charges.service.ts';
@@ -42,7 +42,9 @@ export interface VerificationModuleDeps {
   outbox: Outbox;
   queue: JobQueue;
   identity: IdentityProvider;
-  config: Pick<Config, 'SECRET_KEY' | 'PUBLIC_BASE_URL' | 'VERIFICATION_LINK_DAYS' | 'VERIFICATION_MAX_ATTEMPTS'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VERIFICATION_LINK_DAYS' | 'VERIFICATION_MAX_ATTEMPTS'>;
+  /** Link and session token digests, report URL signatures (platform/keys). */
+  keyRing: Pick<KeyRing, 'digester' | 'macKeys'>;
   idempotency: Idempotency;
   charges: Pick<ChargeService, 'gate' | 'chargeAccepted'>;
   screening: Pick<ScreeningService, 'screenPerson'>;
@@ -65,13 +67,13 @@ export interface VerificationServices {
 export function createVerificationModule(deps: VerificationModuleDeps): Module<VerificationServices> {
   const { db, clock, outbox, identity, screening, config } = deps;
   const partnerName = async (partnerId: string) => (await deps.partners.getOwn(tenantOf(partnerId))).name;
-  const linkKey = deriveKey(config.SECRET_KEY, 'verification-link-tokens');
+  const linkTokens = deps.keyRing.digester('verification-link-tokens');
   const verificationSessions = createVerificationSessionService({
     db,
     clock,
     outbox,
-    linkKey,
-    sessionKey: deriveKey(config.SECRET_KEY, 'verification-session-tokens'),
+    linkTokens,
+    sessionTokens: deps.keyRing.digester('verification-session-tokens'),
     sessionLifetimeHours: 24,
     identity,
     charges: deps.charges,
@@ -90,13 +92,13 @@ export function createVerificationModule(deps: VerificationModuleDeps): Module<V
     lookups: deps.lookups,
     partners: deps.partners,
     evidence,
-    signer: createUrlSigner({ key: deriveKey(config.SECRET_KEY, 'report-urls'), clock, baseUrl: config.PUBLIC_BASE_URL }),
+    signer: createUrlSigner({ keys: deps.keyRing.macKeys('report-urls'), clock, baseUrl: config.PUBLIC_BASE_URL }),
   });
   const verifications = createVerificationService({
     db,
     clock,
     outbox,
-    tokenKey: linkKey,
+    linkTokens,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     linkLifetimeDays: config.VERIFICATION_LINK_DAYS,
     maxAttempts: config.VERIFICATION_MAX_ATTEMPTS,

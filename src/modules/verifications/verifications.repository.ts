@@ -195,14 +195,18 @@ export interface LinkRow {
   replaced_at: Date | null;
 }
 
-/** Locked: two tabs opening the same link at once spend it once. */
-export async function findLinkForUpdate(db: Executor, tokenHash: string): Promise<LinkRow | undefined> {
-  const rows = await db.query<LinkRow>('SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = $1 FOR UPDATE', [tokenHash]);
+/** Locked: two tabs opening the same link at once spend it once. `tokenHashes`: its digest under each key of the ring. */
+export async function findLinkForUpdate(db: Executor, tokenHashes: string[]): Promise<LinkRow | undefined> {
+  const rows = await db.query<LinkRow>(
+    'SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = ANY ($1::text[]) FOR UPDATE',
+    [tokenHashes],
+  );
   return rows[0];
 }
 
-export async function spendLink(db: Executor, tokenHash: string, at: Date): Promise<void> {
-  await db.query('UPDATE verification_links SET used_at = $2 WHERE token_hash = $1', [tokenHash, at]);
+/** Spends the link, its digest stored again under the current key (`currentHash`) if it was another's. */
+export async function spendLink(db: Executor, tokenHash: string, currentHash: string, at: Date): Promise<void> {
+  await db.query('UPDATE verification_links SET used_at = $2, token_hash = $3 WHERE token_hash = $1', [tokenHash, at, currentHash]);
 }
 
 export async function findIndividual(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<IndividualRow | undefined> {
@@ -231,13 +235,18 @@ export async function insertSession(db: Executor, session: { token_hash: string;
   ]);
 }
 
-/** A session that still works: not revoked, not expired. */
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<{ individual_id: string; expires_at: Date } | undefined> {
-  const rows = await db.query<{ individual_id: string; expires_at: Date }>(
-    'SELECT individual_id, expires_at FROM verification_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
-    [tokenHash, now],
+/** A session that still works: not revoked, not expired. `tokenHashes`: its digest under each key of the ring. */
+export async function findLiveSession(db: Executor, tokenHashes: string[], now: Date): Promise<{ token_hash: string; individual_id: string; expires_at: Date } | undefined> {
+  const rows = await db.query<{ token_hash: string; individual_id: string; expires_at: Date }>(
+    'SELECT token_hash, individual_id, expires_at FROM verification_sessions WHERE token_hash = ANY ($1::text[]) AND revoked_at IS NULL AND expires_at > $2',
+    [tokenHashes, now],
   );
   return rows[0];
+}
+
+/** A session found under a previous key: its digest is stored again under the current one. */
+export async function rehashSession(db: Executor, previousHash: string, currentHash: string): Promise<void> {
+  await db.query('UPDATE verification_sessions SET token_hash = $2 WHERE token_hash = $1', [previousHash, currentHash]);
 }
 
 export async function revokeSessions(db: Executor, individualId: string, at: Date): Promise<void> {
@@ -336,7 +345,7 @@ export async function listDecisions(db: Executor, individualIds: string[]): Prom
   return db.query<DecisionRow>('SELECT individual_id, operator_id, decision, note, decided_at FROM verification_decisions WHERE individual_id = ANY($1::text[])', [individualIds]);
 }
 
-export async function findLink(db: Executor, tokenHash: string): Promise<LinkRow | undefined> {
-  const rows = await db.query<LinkRow>('SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = $1', [tokenHash]);
+export async function findLink(db: Executor, tokenHashes: string[]): Promise<LinkRow | undefined> {
+  const rows = await db.query<LinkRow>('SELECT token_hash, individual_id, expires_at, used_at, replaced_at FROM verification_links WHERE token_hash = ANY ($1::text[])', [tokenHashes]);
   return rows[0];
 }

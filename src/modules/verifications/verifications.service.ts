@@ -6,8 +6,9 @@
 //   create with a lookup → READY_TO_SEND; AUSTRAC_CDD hand-built → UBO_REVIEW, or READY_TO_SEND when
 //   structureConfirmed; TPB_POI hand-built → DRAFT; UBO_REVIEW ⇄ READY_TO_SEND by structure-confirmation
 //   (or an individual added); links → VERIFICATIONS_SENT; every individual terminal → COMPLETED.
+import type { Digester } from '../../platform/keys/key-ring.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { hmacHex, randomToken } from '../../platform/crypto.ts';
+import { randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, fieldProblems, notFound, validationError, type FieldProblem } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
@@ -38,7 +39,8 @@ export function createVerificationService(deps: {
   db: Database;
   clock: Clock;
   outbox: Outbox;
-  tokenKey: Buffer;
+  /** Digests of link tokens (platform/keys). */
+  linkTokens: Pick<Digester, 'digest'>;
   publicBaseUrl: string;
   linkLifetimeDays: number;
   maxAttempts: number;
@@ -302,7 +304,7 @@ export function createVerificationService(deps: {
           await repo.replaceLiveLink(tx, individual.id, now);
           // A new link is a new start: a session opened with an earlier one ends with it.
           await repo.revokeSessions(tx, individual.id, now);
-          await repo.insertLink(tx, { token_hash: hmacHex(deps.tokenKey, token), individual_id: individual.id, expires_at: expiresAt, created_at: now });
+          await repo.insertLink(tx, { token_hash: deps.linkTokens.digest(token), individual_id: individual.id, expires_at: expiresAt, created_at: now });
           minted.push({ id: individual.id, externalId: individual.external_id, verificationUrl: `${deps.publicBaseUrl}/v/${token}`, expiresAt: expiresAt.toISOString() });
         }
         if (row.status !== 'VERIFICATIONS_SENT') await repo.updateRequest(tx, id, { status: 'VERIFICATIONS_SENT' }, now);

@@ -4,7 +4,6 @@
 // worker process, woken at once by this process's new notifications), and the payload purge job.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
 import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import type { GuardedDatabase } from '../../platform/db/availability.ts';
 import type { Idempotency } from '../../platform/http/idempotency.ts';

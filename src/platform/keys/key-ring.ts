@@ -40,6 +40,29 @@ export interface Sealer {
   openBytes(sealed: Uint8Array, context: string): Buffer;
 }
 
+/**
+ * Digests of tokens that PVS stores and finds again by the token (link and session tokens, recovery
+ * codes): HMAC-SHA-256 under the purpose's key, stored as `<key id>.<hex>`. A token is looked for under
+ * every key of the ring (and as the bare hex of before the ring); one found under another than the current
+ * key is stored again under the current one when it is used (`isCurrent`), or expires with its token.
+ */
+export interface Digester {
+  /** The digest to store, under the current key. */
+  digest(token: string): string;
+  /** Every form a stored digest of this token may have; the current key's first. */
+  candidates(token: string): string[];
+  /** Whether a stored digest is the current key's. */
+  isCurrent(stored: string): boolean;
+}
+
+/** Keys for HMACs that are checked, never stored (CSRF tokens, signed URLs, the admin token). */
+export interface MacKeys {
+  /** Signs: the current key's. */
+  current: Buffer;
+  /** Checks: the current key's first, then each previous key's. */
+  all: readonly Buffer[];
+}
+
 export interface KeyRing {
   current: RingKey;
   previous: readonly RingKey[];
@@ -48,6 +71,8 @@ export interface KeyRing {
   find(id: string): RingKey | undefined;
   /** The sealer of one purpose (each purpose its own derived keys). */
   sealer(purpose: string): Sealer;
+  digester(purpose: string): Digester;
+  macKeys(purpose: string): MacKeys;
 }
 
 /** The id of the key a sealed value records, or null for a value sealed before the ring (`v1`). */
@@ -94,6 +119,20 @@ export function createKeyRing(current: string, previous: readonly string[] = [])
     previous: previousKeys,
     all,
     find,
+    digester(purpose) {
+      const keys = all.map((k) => ({ id: k.id, key: deriveKey(k.secret, purpose) }));
+      const under = (k: { id: string; key: Buffer }, token: string) => `${k.id}.${createHmac('sha256', k.key).update(token).digest('hex')}`;
+      const prefix = `${currentKey.id}.`;
+      return {
+        digest: (token) => under(keys[0]!, token),
+        candidates: (token) => [...keys.map((k) => under(k, token)), ...keys.map((k) => createHmac('sha256', k.key).update(token).digest('hex'))],
+        isCurrent: (stored) => stored.startsWith(prefix),
+      };
+    },
+    macKeys(purpose) {
+      const keys = all.map((k) => deriveKey(k.secret, purpose));
+      return { current: keys[0]!, all: keys };
+    },
     sealer(purpose) {
       const derived = new Map(all.map((k) => [k.id, deriveKey(k.secret, purpose)]));
       const sealingKey = derived.get(currentKey.id)!;

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { deriveKey } from '../../platform/crypto.ts';
+import type { KeyRing } from '../../platform/keys/key-ring.ts';
 import { createLocalStorage, type LocalDocumentStorage } from './local-storage.ts';
 import { createLazyS3Storage } from './lazy-s3-storage.ts';
 import type { S3DocumentStorage } from './s3-storage.ts';
@@ -17,9 +17,9 @@ export function isLocalStorage(storage: DocumentStorage): storage is LocalDocume
   return storage.name === 'local' && typeof (storage as Partial<LocalDocumentStorage>).receive === 'function';
 }
 
-type StorageConfig = Pick<Config, 'STORAGE' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'DATA_DIR' | 'PUBLIC_BASE_URL' | 'SECRET_KEY'>;
+type StorageConfig = Pick<Config, 'STORAGE' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'DATA_DIR' | 'PUBLIC_BASE_URL'>;
 
-export function createStorage(config: StorageConfig, deps: { clock: Clock }): ConfiguredStorage {
+export function createStorage(config: StorageConfig, deps: { clock: Clock; keyRing: Pick<KeyRing, 'macKeys'> }): ConfiguredStorage {
   if (config.STORAGE === 's3') {
     return createLazyS3Storage({
       bucket: config.S3_BUCKET!,
@@ -33,7 +33,7 @@ export function createStorage(config: StorageConfig, deps: { clock: Clock }): Co
   return createLocalStorage({
     dir: path.join(config.DATA_DIR, 'uploads'),
     publicBaseUrl: config.PUBLIC_BASE_URL,
-    signingKey: deriveKey(config.SECRET_KEY, 'storage-uploads'),
+    signingKeys: deps.keyRing.macKeys('storage-uploads'),
     clock: deps.clock,
   });
 }

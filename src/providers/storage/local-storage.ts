@@ -42,8 +42,8 @@ export interface LocalStorageOptions {
   dir: string;
   /** PUBLIC_BASE_URL: signed URLs are `${publicBaseUrl}/storage/${key}?…`. */
   publicBaseUrl: string;
-  /** The HMAC key for upload URLs (derived from SECRET_KEY for this purpose alone). */
-  signingKey: Buffer;
+  /** The HMAC keys for upload URLs (the key ring's for this purpose alone: signs with the current, accepts any). */
+  signingKeys: { current: Buffer; all: readonly Buffer[] };
   clock: Clock;
   maxUploadBytes?: number;
 }
@@ -52,7 +52,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalDocumentS
   const root = path.resolve(options.dir);
   const incoming = path.join(root, incomingDirName);
   const limit = options.maxUploadBytes ?? maxUploadBytes;
-  const signer = createUploadSigner({ key: options.signingKey, clock: options.clock });
+  const signer = createUploadSigner({ keys: options.signingKeys, clock: options.clock });
   let lastSweep = 0;
 
   function fileOf(key: string): string {

@@ -28,12 +28,13 @@ export interface UploadAsReceived {
   headers: IncomingHttpHeaders;
 }
 
-export function createUploadSigner(deps: { key: Buffer; clock: Clock }) {
+/** `keys`: signs with the current; a URL signed with any of them holds (SECRET_KEY rotated: platform/keys). */
+export function createUploadSigner(deps: { keys: { current: Buffer; all: readonly Buffer[] }; clock: Clock }) {
   const { clock } = deps;
 
-  function signatureOf(storageKey: string, upload: string, expires: string): string {
+  function signatureOf(storageKey: string, upload: string, expires: string, key = deps.keys.current): string {
     const signed = ['pvs-upload-v1', 'PUT', storageKey, upload, expires, `content-type:${uploadContentType}`, `${uploadIdHeader}:${upload}`];
-    return createHmac('sha256', deps.key).update(signed.join('\n')).digest('base64url');
+    return createHmac('sha256', key).update(signed.join('\n')).digest('base64url');
   }
 
   return {
@@ -55,7 +56,7 @@ export function createUploadSigner(deps: { key: Buffer; clock: Clock }) {
       }
       const { upload, expires, signature } = query as { upload: string; expires: string; signature: string };
       const wellFormed = isStorageKey(request.key) && uploadShape.test(upload) && expiresShape.test(expires) && signatureShape.test(signature);
-      if (!wellFormed || !constantTimeEqual(signatureOf(request.key, upload, expires), signature)) {
+      if (!wellFormed || !deps.keys.all.some((key) => constantTimeEqual(signatureOf(request.key, upload, expires, key), signature))) {
         return { ok: false, pointer: 'query:signature', detail: 'The upload URL was changed: its signature does not match its path and query. Use upload.url exactly as returned' };
       }
       if (clock.now().getTime() >= Number(expires) * 1000) {

@@ -5,7 +5,8 @@
 // worthless outside its session.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
-import { constantTimeEqual, deriveKey, hmacHex, randomToken } from '../../platform/crypto.ts';
+import { constantTimeEqual, hmacHex, randomToken } from '../../platform/crypto.ts';
+import type { MacKeys } from '../../platform/keys/key-ring.ts';
 import type { Database } from '../../platform/db/database.ts';
 import * as repo from './sessions.repository.ts';
 
@@ -22,18 +23,20 @@ export interface WebSession {
   secondFactorAt: Date | null;
   /** Put in every form of the session as `_csrf`. */
   csrfToken: string;
+  /** The form tokens accepted: this one, and those a previous SECRET_KEY made (a form shown before a rotation). */
+  csrfAccepted: readonly string[];
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** The session's form token, if `sent` is it (compared in constant time). */
-export function sameToken(sent: string | undefined, expected: string): boolean {
-  return typeof sent === 'string' && constantTimeEqual(sent, expected);
+/** Whether `sent` is one of the accepted form tokens (compared in constant time). */
+export function sameToken(sent: string | undefined, accepted: readonly string[]): boolean {
+  return typeof sent === 'string' && accepted.some((token) => constantTimeEqual(sent, token));
 }
 
-export function createSessionService(deps: { db: Database; clock: Clock; secretKey: string; idleSeconds: number; absoluteSeconds: number }) {
-  const { db, clock } = deps;
-  const csrfKey = deriveKey(deps.secretKey, 'web-csrf');
+export function createSessionService(deps: { db: Database; clock: Clock; csrfKeys: MacKeys; idleSeconds: number; absoluteSeconds: number }) {
+  const { db, clock, csrfKeys } = deps;
+  const csrfOf = (text: string) => csrfKeys.all.map((key) => hmacHex(key, text));
   // The idle deadline is moved on at most once a minute: a page view is then a read, not a write.
   const extendAfterMs = 60_000;
 
@@ -44,7 +47,8 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
     passwordChangeRequired: row.password_change_required,
     createdAt: row.created_at,
     secondFactorAt: row.second_factor_at,
-    csrfToken: hmacHex(csrfKey, `session:${row.token_hash}`),
+    csrfToken: hmacHex(csrfKeys.current, `session:${row.token_hash}`),
+    csrfAccepted: csrfOf(`session:${row.token_hash}`),
   });
 
   return {
@@ -105,8 +109,11 @@ export function createSessionService(deps: { db: Database; clock: Clock; secretK
 
     /** The CSRF token of the sign-in form, before there is a session: bound to a random cookie (`pvs_signin`). */
     signInCsrf(nonce: string): string {
-      return hmacHex(csrfKey, `sign-in:${nonce}`);
+      return hmacHex(csrfKeys.current, `sign-in:${nonce}`);
     },
+
+    /** The sign-in form's tokens accepted for this cookie (SECRET_KEY's, and previous keys'). */
+    signInCsrfAccepted: (nonce: string): readonly string[] => csrfOf(`sign-in:${nonce}`),
   };
 }
 
