@@ -86,6 +86,7 @@ const settings = {
   WEB_SESSION_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 168 }), default: 12, doc: 'a portal or console session ends this long after sign-in, however much it is used' },
   MFA_STEP_UP_MINUTES: { schema: Type.Integer({ minimum: 1, maximum: 720 }), default: 15, doc: 'the console asks for a fresh second-factor code before showing identity documents or AML evidence when the session\'s last one is older than this (docs/security.md)' },
   SIGN_IN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 30, doc: 'posts of the portal\'s and the console\'s sign-in, password and second-factor forms per minute per client address, whatever the account; more are answered 429 with Retry-After (docs/security.md)' },
+  SIGNING_KEY_ROTATION_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: 0, doc: 'a new access-token signing key is made when the newest is this many days old (checked hourly); the key it replaces keeps verifying, and stays in the JWKS, until its tokens have expired plus the JWKS cache time. 0 means never: only `pvs keys rotate-signing` rotates (docs/security.md, "Signing keys")' },
   PRICE_LOOKUP_FULL: { schema: Cents, default: 1500, doc: 'price in cents (AUD) of a FULL business lookup' },
   PRICE_LOOKUP_ASIC_ONLY: { schema: Cents, default: 500, doc: 'price in cents of an ASIC_ONLY business lookup' },
   PRICE_LOOKUP_UBO_ONLY: { schema: Cents, default: 1200, doc: 'price in cents of a UBO_ONLY business lookup' },
@@ -164,7 +165,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   const secretKey = parsed.SECRET_KEY ?? readOrCreateSandboxSecret(parsed.DATA_DIR);
-  const previousKeys = previousText === undefined ? [] : previousText.split(',');
+  // In sandbox, `pvs keys rotate` keeps the keys it replaced beside the generated one.
+  const previousKeys = previousText?.split(',') ?? (parsed.SECRET_KEY === undefined ? readSandboxPreviousKeys(parsed.DATA_DIR, secretKey) : []);
   if (previousKeys.includes(secretKey)) throw new ConfigError('PREVIOUS_SECRET_KEYS: holds SECRET_KEY itself; list only the keys it replaced');
   if (new Set(previousKeys).size !== previousKeys.length) throw new ConfigError('PREVIOUS_SECRET_KEYS: lists a key twice');
   return Object.freeze({
@@ -189,9 +191,19 @@ function durationSeconds(text: string): number {
   return unit === 'h' ? value * 3600 : unit === 'm' ? value * 60 : value;
 }
 
+export const sandboxKeyFile = (dataDir: string) => path.join(dataDir, 'secret-key');
+export const previousKeysFile = (dataDir: string) => path.join(dataDir, 'previous-secret-keys');
+
+/** The keys `pvs keys rotate` replaced, one per line (the current one, after a crash mid-rotation, left out). */
+function readSandboxPreviousKeys(dataDir: string, current: string): string[] {
+  const file = previousKeysFile(dataDir);
+  if (!existsSync(file)) return [];
+  return [...new Set(readFileSync(file, 'utf8').split('\n').map((line) => line.trim()))].filter((key) => key.length >= 32 && key !== current);
+}
+
 /** In sandbox the root secret is generated once and kept beside the embedded database. */
 function readOrCreateSandboxSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'secret-key');
+  const file = sandboxKeyFile(dataDir);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');

@@ -7,6 +7,8 @@ import type { ListenFlags } from './cli/listen/listen-options.ts';
 import type { Role } from './cli/serve.ts';
 import type { Config } from './config.ts';
 import type { ListStatus, SearchOutput } from './modules/screening/screening.service.ts';
+import type { RotatedKey } from './cli/rotate-sandbox-key.ts';
+import type { KeyStatus } from './platform/keys/key-usage.ts';
 import type { RuntimeSetting } from './modules/settings/runtime-settings.ts';
 import type { AsicImportResult } from './providers/register/asic-dataset/asic-dataset-import.ts';
 
@@ -235,6 +237,42 @@ screening
     );
   });
 
+const keys = program.command('keys').description('the key ring: SECRET_KEY seals, PREVIOUS_SECRET_KEYS still open (docs/security.md)');
+keys
+  .command('status')
+  .description('what each key id still holds (sealed values, live token digests) and the re-seal job')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { json?: boolean }) => {
+    const result = await runAdminCommand('keys-status', {});
+    print(result, Boolean(options.json), formatKeyStatus);
+  });
+keys
+  .command('rotate')
+  .description('sandbox: a new generated SECRET_KEY, the old one kept as a previous key; restart `pvs serve` to use it')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { json?: boolean }) => {
+    const { rotateSandboxKey } = await import('./cli/rotate-sandbox-key.ts');
+    const result = rotateSandboxKey(await config());
+    print(result, Boolean(options.json), (r: RotatedKey) =>
+      [
+        `SECRET_KEY is now ${r.current}; kept as previous: ${r.previous.join(', ')}`,
+        r.serverRunning ? 'The running server still uses the old key: restart `pvs serve`.' : 'It is used from the next `pvs serve`.',
+        'Once it has run, `pvs keys status` shows what is left under the old key (the re-seal job seals everything again).',
+      ].join('\n'),
+    );
+  });
+
+keys
+  .command('rotate-signing')
+  .description('a new ES256 key for access tokens: it signs from a minute later on every node; the key it replaces leaves the JWKS once its tokens have expired')
+  .option('--json', 'print one JSON object')
+  .action(async (options: { json?: boolean }) => {
+    const result = await runAdminCommand('keys-rotate-signing', {});
+    print(result, Boolean(options.json), (r: SigningRotation) =>
+      [`New signing key ${r.kid}: in /.well-known/jwks.json now, signs from ${iso(r.signsFrom)}`, `${r.replaced.kid} signs until then and leaves the JWKS at ${iso(r.replaced.leavesAt)}`].join('\n'),
+    );
+  });
+
 const setting = program.command('setting').description('runtime settings: changed while PVS runs, on every node at once (docs/operators.md)');
 const formatSetting = (r: RuntimeSetting) =>
   `${r.name}=${r.value} (${r.source === 'RUNTIME' ? `set by ${r.changedBy} at ${r.changedAt}` : 'from the environment'}; environment: ${r.environmentValue})`;
@@ -280,6 +318,21 @@ function formatAsicImport(r: Omit<AsicImportResult, 'importedAt'>): string {
   const imported = `Imported ${r.companies} companies from ${r.rows} rows`;
   if (r.replaced === 0) return `${imported}; no company dataset was held before`;
   return `${imported}, replacing the ${r.replaced} held before (${r.removed ? `removed ${r.removed} no longer in the file` : 'all still in the file'})`;
+}
+
+/** `pvs keys rotate-signing`'s answer: dates as the server sends them (text), or as a local run makes them. */
+interface SigningRotation {
+  kid: string;
+  signsFrom: string | Date;
+  replaced: { kid: string; leavesAt: string | Date };
+}
+
+const iso = (at: string | Date) => new Date(at).toISOString();
+
+function formatKeyStatus(r: KeyStatus): string {
+  const rows = r.keys.map((k) => `  ${k.keyId.padEnd(14)} ${k.role.padEnd(16)} ${String(k.sealed).padStart(9)} ${String(k.liveDigests).padStart(13)}${k.removable ? '   may leave PREVIOUS_SECRET_KEYS' : ''}`);
+  const reseal = r.reseal ? `${r.reseal.status}${r.reseal.lastError ? ` (${r.reseal.lastError})` : ''}` : 'none (nothing to seal again)';
+  return [`  ${'key id'.padEnd(14)} ${'role'.padEnd(16)} ${'sealed'.padStart(9)} ${'live digests'.padStart(13)}`, ...rows, `Re-seal job: ${reseal}`].join('\n');
 }
 
 function formatSearch(r: SearchOutput): string {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import { createAccountModule } from './modules/accounts/accounts.module.ts';
 import { createAuditModule } from './modules/audit/audit.module.ts';
-import { createAuthModule } from './modules/auth/auth.module.ts';
+import { authJobSpecs, createAuthModule } from './modules/auth/auth.module.ts';
 import { billingJobSpecs, createBillingModule } from './modules/billing/billing.module.ts';
 import { createDeedModule, deedJobSpecs } from './modules/deeds/deeds.module.ts';
 import { createLookupModule, lookupJobSpecs } from './modules/lookups/lookups.module.ts';
@@ -36,6 +36,8 @@ import { maintenanceJobs } from './platform/maintenance.jobs.ts';
 import { createDatabaseRateLimitStore, createRateLimiter, watchRateLimitStore, type RateLimitStore } from './platform/rate-limit.ts';
 import { createProviders, type ProviderWrappers } from './providers/providers.ts';
 import { createKeyRing } from './platform/keys/key-ring.ts';
+import { refuseMissingKeys } from './platform/keys/key-usage.ts';
+import { enqueueResealIfNeeded, resealJobs } from './platform/keys/reseal.jobs.ts';
 import type { Services } from './services.types.ts';
 import { webSessionJobs } from './web/session/sessions.jobs.ts';
 import { createSessionService } from './web/session/sessions.service.ts';
@@ -94,13 +96,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   try {
     await migrate(db);
 
-    const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webSessionJobs({ db, clock })];
+    // Every sealed value is sealed by the key ring (SECRET_KEY, PREVIOUS_SECRET_KEYS; platform/keys). A value
+    // under a key no longer configured stops the start here, naming the key.
+    const keyRing = createKeyRing(config.SECRET_KEY, config.PREVIOUS_SECRET_KEYS);
+    const keyUsage = await refuseMissingKeys(db, keyRing);
+    const platformJobs: JobDefinition[] = [...maintenanceJobs({ db, clock }), ...webSessionJobs({ db, clock }), ...resealJobs({ db, keyRing, logger })];
     // The queue knows every kind up front; each module binds the handlers that call its services.
     const queue = createJobQueue({
       clock,
-      definitions: [...platformJobs, ...webhookJobSpecs, ...billingJobSpecs, ...lookupJobSpecs, ...paymentJobSpecs, ...verificationJobSpecs, ...deedJobSpecs, ...monitoringJobSpecs],
+      definitions: [...platformJobs, ...authJobSpecs, ...webhookJobSpecs, ...billingJobSpecs, ...lookupJobSpecs, ...paymentJobSpecs, ...verificationJobSpecs, ...deedJobSpecs, ...monitoringJobSpecs],
     });
     const idempotency = createIdempotency({ db, clock });
+    // After a rotation, everything still under a previous key is sealed again in the background.
+    await enqueueResealIfNeeded({ db, queue, keyRing, clock }, keyUsage);
 
     // One process on PGlite: nothing to share. Several API nodes share counters in Redis or PostgreSQL.
     // A store that stops answering is logged once by watchRateLimitStore; the limiters go on locally.
@@ -119,8 +127,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const signInLimiter = createRateLimiter({ ratePerSecond: config.SIGN_IN_RATE_LIMIT_PER_MINUTE / 60, burst: config.SIGN_IN_RATE_LIMIT_PER_MINUTE, clock, store });
     closers.push(() => apiLimiter.close(), () => tokenLimiter.close(), () => signInLimiter.close());
 
-    // Every sealed value is sealed by the key ring (SECRET_KEY, PREVIOUS_SECRET_KEYS; platform/keys).
-    const keyRing = createKeyRing(config.SECRET_KEY, config.PREVIOUS_SECRET_KEYS);
     const { gateway, registers, identity, storage, extractor } = createProviders(config, { db, clock, logger, metrics, keyRing }, overrides);
 
     // The modules, in dependency order: each takes the platform pieces and what it needs of those above it.
@@ -156,7 +162,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     const system = createSystemModule(platform);
 
     // The worker claims kinds in this order each round.
-    const jobDefinitions = [...platformJobs, ...webhooks.jobs, ...deeds.jobs, ...monitoring.jobs, ...billing.jobs, ...lookups.jobs, ...payments.jobs, ...verifications.jobs];
+    const jobDefinitions = [...platformJobs, ...auth.jobs, ...webhooks.jobs, ...deeds.jobs, ...monitoring.jobs, ...billing.jobs, ...lookups.jobs, ...payments.jobs, ...verifications.jobs];
     const readingSources = { jobKinds: jobDefinitions.map((d) => d.kind), pendingNotifications: webhooks.services.notifications.countPending, screeningListVersion: screening.services.screening.listVersion };
     metrics.readFrom(databaseReadings({ db, clock, ...readingSources }));
 
@@ -176,6 +182,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       registers,
       identity,
       storage,
+      keyRing,
       webSessions: createSessionService({
         db,
         clock,

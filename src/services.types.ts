@@ -1,5 +1,6 @@
 // What the composition root (services.ts) answers: every service by name, for app.ts, the web areas, the
 // admin commands, the CLI and the tests. Apart from services.ts so that file stays the wiring alone.
+import type { KeyRing } from './platform/keys/key-ring.ts';
 import type { Config } from './config.ts';
 import type { ApiClientService } from './modules/partners/api-clients.service.ts';
 import type { AlertService } from './modules/monitoring/alerts.service.ts';
@@ -85,6 +86,8 @@ export interface Services {
   operatorFactors: SecondFactors;
   portalUserFactors: SecondFactors;
   /** The portal's and the console's sessions. */
+  /** SECRET_KEY and PREVIOUS_SECRET_KEYS (platform/keys): what seals, opens, digests and signs. */
+  keyRing: KeyRing;
   webSessions: SessionService;
   /** What people did in the portal and the console. */
   audit: AuditService;

@@ -123,7 +123,7 @@ describe('/v1 authentication', () => {
     // Signed by a key of our own making that claims the service's kid.
     const { privateKey } = await generateKeyPair('ES256');
     const forged = await new SignJWT({ partner_id: alice.partnerId, scope: 'channel-partner-api/server', env: 'sandbox' })
-      .setProtectedHeader({ alg: 'ES256', kid: t.services.keys.active().kid })
+      .setProtectedHeader({ alg: 'ES256', kid: (await t.services.keys.active()).kid })
       .setIssuer('http://pvs.test')
       .setSubject(alice.clientId)
       .setIssuedAt()
@@ -134,7 +134,7 @@ describe('/v1 authentication', () => {
 
   async function mint(claims: Record<string, unknown>, expiresIn = 3600) {
     const now = Math.floor(clock.now().getTime() / 1000);
-    const { kid, privateKey } = t.services.keys.active();
+    const { kid, privateKey } = await t.services.keys.active();
     return new SignJWT({ partner_id: alice.partnerId, scope: 'channel-partner-api/server', env: 'sandbox', ...claims })
       .setProtectedHeader({ alg: 'ES256', kid })
       .setIssuer('http://pvs.test')
@@ -150,7 +150,7 @@ describe('/v1 authentication', () => {
       const res = await me({ authorization: `Bearer ${await mint(claims)}`, 'x-partner-id': alice.partnerId });
       assert.equal(res.statusCode, 401, JSON.stringify(claims));
     }
-    const { kid, privateKey } = t.services.keys.active();
+    const { kid, privateKey } = await t.services.keys.active();
     const otherIssuer = await new SignJWT({ partner_id: alice.partnerId, scope: 'channel-partner-api/server', env: 'sandbox' })
       .setProtectedHeader({ alg: 'ES256', kid })
       .setIssuer('https://elsewhere.example')

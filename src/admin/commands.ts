@@ -9,6 +9,7 @@ import '../platform/schema-formats.ts';
 import { tenantOf } from '../platform/tenancy.ts';
 import { importAsicDataset } from '../providers/register/asic-dataset/asic-dataset-import.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
+import { keyStatus } from '../platform/keys/key-usage.ts';
 import type { Services } from '../services.ts';
 
 export interface AdminCommand<S extends TSchema = TSchema> {
@@ -128,6 +129,18 @@ export const adminCommands: Record<string, AdminCommand> = {
     run: (services, input) => services.screening.search(input),
     // Building the index of a whole list for one query would take seconds: read only its candidates.
     runLocally: (services, input) => services.screening.searchOnce(input),
+  }),
+  'keys-status': command({
+    name: 'keys-status',
+    input: Type.Object({}, { additionalProperties: false }),
+    options: {},
+    run: (services) => keyStatus(services.db, services.keyRing),
+  }),
+  'keys-rotate-signing': command({
+    name: 'keys-rotate-signing',
+    input: Type.Object({}, { additionalProperties: false }),
+    options: {},
+    run: (services) => services.keys.rotate(),
   }),
   'screening-status': command({
     name: 'screening-status',

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { keyIdOf } from '../../src/platform/keys/key-ring.ts';
+import { keyUsage } from '../../src/platform/keys/key-usage.ts';
 import { createTestContext, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { createContact, mintCardLink, runDueJobs } from '../helpers/billing.ts';
 import { createPayment, getPayment } from '../helpers/payments.ts';
@@ -19,6 +20,8 @@ const keyB = 'B'.repeat(24) + '-second-secret-key';
 let a: TestContext;
 let b: TestContext;
 let receiver: Receiver;
+/** What the first test made under A, for the second. */
+const kept = {} as { partner: TestPartner; paymentId: string; prn: string; sessionToken: string };
 
 before(async () => {
   a = await createTestContext({ env: { SECRET_KEY: keyA } });
@@ -48,6 +51,12 @@ it('everything made under key A works under B with A previous, and what is new i
   const sessionHash = async (t: TestContext) => (await t.services.db.query<{ token_hash: string }>('SELECT token_hash FROM verification_sessions'))[0]!.token_hash;
   assert.ok((await sessionHash(a)).startsWith(`${keyIdOf(keyA)}.`));
 
+  // B alone cannot start: the database holds values sealed under A, and the refusal names A's id.
+  await assert.rejects(
+    createTestContext({ env: { SECRET_KEY: keyB }, database: a.database }),
+    (error: Error) => error.name === 'ConfigError' && error.message.includes(keyIdOf(keyA)) && !error.message.includes(keyA),
+  );
+
   // Served under B, A previous.
   b = await createTestContext({ env: { SECRET_KEY: keyB, PREVIOUS_SECRET_KEYS: keyA }, database: a.database });
   // The partner's token, signed by a key sealed under A.
@@ -58,6 +67,7 @@ it('everything made under key A works under B with A previous, and what is new i
   assert.equal((await b.app.inject({ method: 'GET', url: `/p/${payment.token}` })).statusCode, 200);
   assert.equal((await b.app.inject({ method: 'GET', url: new URL(cardLink.url).pathname })).statusCode, 200);
   // The session opened under A goes on (its digest is stored again under B), and its saved details open.
+  Object.assign(kept, { partner, paymentId: payment.id, prn: payment.prn, sessionToken: opened.sessionToken });
   const resumed = person(b, opened.sessionToken);
   const view = await resumed.view();
   assert.equal(view.statusCode, 200, view.body);
@@ -72,9 +82,32 @@ it('everything made under key A works under B with A previous, and what is new i
   assert.ok(receiver.received.length > 0, 'a delivery was made');
   for (const delivery of receiver.received) assert.equal(delivery.verified.ok, true);
 
+  // The re-seal job (enqueued at B's start, run above) left nothing sealed under A or before the ring.
+  const usage = await keyUsage(b.services.db);
+  assert.deepEqual(new Set(usage.sealed.map((u) => u.keyId)), new Set([keyIdOf(keyB)]), JSON.stringify(usage.sealed));
+  assert.ok(usage.sealed.some((u) => u.place === 'sandbox_identity_images.sealed' || u.place === 'sandbox_identity_steps.fields_sealed'));
+
   // New values are B's.
   const newPayment = await createPayment(b, partner);
   const [stored] = await b.services.db.query<{ prn: string; token_hash: string }>('SELECT p.prn, l.token_hash FROM payments p JOIN payment_links l ON l.payment_id = p.id WHERE p.id = $1', [newPayment.id]);
   assert.ok(stored?.prn.startsWith(`v2.${keyIdOf(keyB)}.`));
   assert.ok(stored?.token_hash.startsWith(`${keyIdOf(keyB)}.`));
+});
+
+it('with A removed once nothing is sealed under it, B alone serves the same database', async () => {
+  const c = await createTestContext({ env: { SECRET_KEY: keyB }, database: a.database });
+  try {
+    // The signing key, re-sealed under B, signs a new token and verifies it; the PRN opens; the session
+    // whose digest was stored again under B goes on.
+    const partner = await c.f.signIn(kept.partner);
+    assert.equal((await c.app.inject({ method: 'GET', url: '/v1/channel-partners/me', headers: partner.headers })).statusCode, 200);
+    assert.equal((await getPayment(c, partner, kept.paymentId)).prn, kept.prn);
+    assert.equal((await person(c, kept.sessionToken).view()).statusCode, 200);
+    // No value anywhere is sealed under A.
+    const usage = await keyUsage(c.services.db);
+    assert.ok(!usage.sealed.some((u) => u.keyId === keyIdOf(keyA)));
+  } finally {
+    await c.app.close();
+    await c.services.close();
+  }
 });

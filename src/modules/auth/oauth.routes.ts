@@ -7,7 +7,7 @@ import { setRateLimitHeaders } from '../../platform/http/partner-api.ts';
 import { sendProblem } from '../../platform/http/problem.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import type { SigningKeys } from './signing-keys.ts';
+import { jwksCacheSeconds, type SigningKeys } from './signing-keys.ts';
 import { apiScope, type TokenService } from './tokens.service.ts';
 
 const TokenRequest = Type.Object({
@@ -118,6 +118,6 @@ export function registerOAuthRoutes(app: HttpApp, deps: { tokens: TokenService; 
   app.get(
     '/.well-known/jwks.json',
     { schema: { tags: ['auth'], summary: 'Public keys that verify access tokens', operationId: 'getJwks' } },
-    async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(deps.keys.jwks()),
+    async (_request, reply) => reply.header('cache-control', `public, max-age=${jwksCacheSeconds}`).send(await deps.keys.jwks()),
   );
 }

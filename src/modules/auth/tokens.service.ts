@@ -42,7 +42,7 @@ export function createTokenService(deps: {
   issuer: string;
   environment: string;
 }): TokenService {
-  const cache = new Map<string, { claims: TokenClaims; until: number }>();
+  const cache = new Map<string, { claims: TokenClaims; kid: string; until: number }>();
 
   return {
     async issue({ clientId, clientSecret, scope }) {
@@ -54,7 +54,7 @@ export function createTokenService(deps: {
         return { ok: false, error: 'invalid_scope', description: `The only scope is ${apiScope}` };
       }
       const now = Math.floor(deps.clock.now().getTime() / 1000);
-      const { kid, privateKey } = deps.keys.active();
+      const { kid, privateKey } = await deps.keys.active();
       const token = await new SignJWT({ partner_id: client.partnerId, scope: apiScope, env: deps.environment })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setIssuer(deps.issuer)
@@ -69,13 +69,14 @@ export function createTokenService(deps: {
       const nowMs = deps.clock.now().getTime();
       const cached = cache.get(token);
       if (cached) {
-        if (cached.until > nowMs) return cached.claims;
+        // A signing key that has left ends its tokens at once, cached or not.
+        if (cached.until > nowMs && (await deps.keys.publicKey(cached.kid))) return cached.claims;
         cache.delete(token);
       }
       const key = await keyOfToken(deps.keys, token);
       if (!key) return undefined;
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload, protectedHeader } = await jwtVerify(token, key, {
           algorithms: ['ES256'],
           issuer: deps.issuer,
           currentDate: new Date(nowMs),
@@ -89,7 +90,8 @@ export function createTokenService(deps: {
         if (!(await deps.clients.isClientActive(sub))) return undefined;
         const claims: TokenClaims = { clientId: sub, partnerId, scope, env, expiresAt: exp };
         if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
-        cache.set(token, { claims, until: Math.min(exp * 1000, nowMs + cacheSeconds * 1000) });
+        // keyOfToken found the key by this kid.
+        cache.set(token, { claims, kid: protectedHeader.kid!, until: Math.min(exp * 1000, nowMs + cacheSeconds * 1000) });
         return claims;
       } catch (error) {
         if (error instanceof joseErrors.JOSEError) return undefined;

@@ -26,7 +26,7 @@ export function createOperatorTokens(deps: { keys: SigningKeys; clock: Clock; is
   return {
     async issue(operatorId) {
       const now = Math.floor(deps.clock.now().getTime() / 1000);
-      const { kid, privateKey } = deps.keys.active();
+      const { kid, privateKey } = await deps.keys.active();
       const token = await new SignJWT({ scope: operatorScope, env: deps.environment })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setIssuer(deps.issuer)
