@@ -2,8 +2,9 @@
 // under the old key goes on working with the new one. The same database is served first under key A, then
 // under B with A as previous: a partner's token signed before still holds, a verification link minted
 // before opens and a session opened before continues, a payment's PRN and link, a card link, a webhook
-// destination's secret, a report URL and a person's saved details all work; new values are sealed and
-// digested under B.
+// destination's secret, a deed's upload URL, an operator's authenticator and console form token, and a
+// person's saved details all work; new values are sealed and digested under B, and the re-seal job leaves
+// nothing under A, so that B alone then serves the same database.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { keyIdOf } from '../../src/platform/keys/key-ring.ts';
@@ -13,6 +14,10 @@ import { createContact, mintCardLink, runDueJobs } from '../helpers/billing.ts';
 import { createPayment, getPayment } from '../helpers/payments.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createVerification, mintLinks, openLink, person, personDetails } from '../helpers/verifications.ts';
+import { createDeed, upload } from '../helpers/deeds.ts';
+import { tinyPdf } from '../helpers/tiny-pdf.ts';
+import { nextTotpCode } from '../helpers/second-factor.ts';
+import { sameToken } from '../../src/web/session/sessions.service.ts';
 
 const keyA = 'A'.repeat(24) + '-first-secret-key';
 const keyB = 'B'.repeat(24) + '-second-secret-key';
@@ -46,6 +51,9 @@ it('everything made under key A works under B with A previous, and what is new i
   const request = await createVerification(a, partner, { mode: 'TPB_POI', individuals: [{ role: 'OTHER' }, { role: 'OTHER' }] });
   const links = await mintLinks(a, partner, request.id);
   const [first, second] = request.individuals.map((i) => i.id);
+  const deed = await createDeed(a, partner);
+  const operator = await a.f.operator();
+  const consoleSession = await a.services.webSessions.open('console', operator.operatorId, { passwordChangeRequired: false, secondFactorAt: a.services.clock.now() });
   const opened = await openLink(a, links.get(first!)!);
   assert.equal((await opened.details(personDetails('Wintergreen'))).statusCode, 200);
   const sessionHash = async (t: TestContext) => (await t.services.db.query<{ token_hash: string }>('SELECT token_hash FROM verification_sessions'))[0]!.token_hash;
@@ -86,6 +94,18 @@ it('everything made under key A works under B with A previous, and what is new i
   const usage = await keyUsage(b.services.db);
   assert.deepEqual(new Set(usage.sealed.map((u) => u.keyId)), new Set([keyIdOf(keyB)]), JSON.stringify(usage.sealed));
   assert.ok(usage.sealed.some((u) => u.place === 'sandbox_identity_images.sealed' || u.place === 'sandbox_identity_steps.fields_sealed'));
+
+  // A deed's upload URL signed under A takes the upload under B.
+  assert.equal((await upload(b, deed, tinyPdf())).statusCode, 200);
+  // The operator's authenticator secret, sealed under A, checks a code under B; a console form shown under
+  // A carries a form token B accepts.
+  const code = await nextTotpCode(operator.totp, () => b.services.clock.now());
+  const token = await b.app.inject({ method: 'POST', url: '/ops/v1/token', payload: { email: operator.email, password: operator.password, code } });
+  assert.equal(token.statusCode, 200, token.body);
+  const seen = await b.services.webSessions.find('console', consoleSession.token);
+  assert.ok(seen, 'the console session goes on');
+  assert.notEqual(seen.csrfToken, consoleSession.session.csrfToken, 'new forms get B’s token');
+  assert.ok(sameToken(consoleSession.session.csrfToken, seen.csrfAccepted), 'a form shown under A is accepted');
 
   // New values are B's.
   const newPayment = await createPayment(b, partner);
