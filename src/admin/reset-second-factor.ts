@@ -1,8 +1,8 @@
 // `pvs operator reset-mfa` and `pvs portal-user reset-mfa`: for a person who lost the phone with their
-// authenticator app and their recovery codes, or moves to a new one. The factor and its codes are removed
-// and the account's sessions end, so the person signs in again and enrols a new factor before anything
-// else (operators always; portal users when their partner requires it). Written to the audit log as the
-// `pvs` command's doing.
+// authenticator app (or their passkeys) and their recovery codes, or moves to a new one. The factors (the
+// app and every passkey) and the codes are removed and the account's sessions end, so the person signs in
+// again and enrols a new factor before anything else (operators always; portal users when their partner
+// requires it). Written to the audit log as the `pvs` command's doing.
 import type { Services } from '../services.ts';
 
 export async function resetSecondFactor(services: Services, kind: 'operator' | 'portalUser', email: string) {
@@ -14,8 +14,8 @@ export async function resetSecondFactor(services: Services, kind: 'operator' | '
     action: `${kind === 'operator' ? 'operator' : 'portal_user'}.second_factor_reset`,
     partnerId: reset.partnerId,
     targetId: reset.accountId,
-    detail: { email: reset.email, hadSecondFactor: reset.hadSecondFactor, recoveryCodesRemoved: reset.recoveryCodesRemoved, sessionsEnded },
+    detail: { email: reset.email, hadSecondFactor: reset.hadSecondFactor, recoveryCodesRemoved: reset.recoveryCodesRemoved, passkeysRemoved: reset.passkeysRemoved, sessionsEnded },
   });
   const id = kind === 'operator' ? { operatorId: reset.accountId } : { portalUserId: reset.accountId };
-  return { ...id, email: reset.email, hadSecondFactor: reset.hadSecondFactor, recoveryCodesRemoved: reset.recoveryCodesRemoved, sessionsEnded };
+  return { ...id, email: reset.email, hadSecondFactor: reset.hadSecondFactor, recoveryCodesRemoved: reset.recoveryCodesRemoved, passkeysRemoved: reset.passkeysRemoved, sessionsEnded };
 }

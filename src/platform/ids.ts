@@ -26,6 +26,7 @@ export const idPrefixes = {
   portalUser: 'usr',
   auditEntry: 'aud',
   evidenceRead: 'evr',
+  passkey: 'psk',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

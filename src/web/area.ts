@@ -12,6 +12,7 @@ import { html } from './html.ts';
 import { cookieOf, pageCsp, sessionCookie, type AreaConfig, type Viewer } from './pages.ts';
 import { registerSecondFactor } from './second-factor.ts';
 import { registerEnrolment } from './enrol-second-factor.ts';
+import { registerPasskeyRemoval } from './account-passkeys.ts';
 import { pendingStep, stepPath } from './sign-in-steps.ts';
 import { sameToken } from './session/sessions.service.ts';
 import { registerSignIn } from './sign-in.ts';
@@ -105,6 +106,7 @@ export function webArea(config: AreaConfig, register: (app: HttpApp) => void) {
     registerSignIn(app, config);
     registerSecondFactor(app, config);
     registerEnrolment(app, config);
+    registerPasskeyRemoval(app, config);
     register(app);
   };
 }

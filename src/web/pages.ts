@@ -62,7 +62,7 @@ export interface AreaConfig {
 }
 
 /** What the audit log records of signing in, as `session.<event in lower case>`. */
-export type SignInEvent = 'SIGNED_IN' | 'SIGNED_OUT' | 'PASSWORD_REPLACED' | 'SECOND_FACTOR_ENROLLED' | 'RECOVERY_CODE_USED' | 'STEPPED_UP';
+export type SignInEvent = 'SIGNED_IN' | 'SIGNED_OUT' | 'PASSWORD_REPLACED' | 'SECOND_FACTOR_ENROLLED' | 'RECOVERY_CODE_USED' | 'STEPPED_UP' | 'PASSKEY_ADDED' | 'PASSKEY_REMOVED';
 
 export const sessionCookie = (area: WebArea) => `pvs_${area}`;
 
@@ -94,7 +94,7 @@ export function tenantOfViewer(request: FastifyRequest): Tenant {
 }
 
 /** Sends a page in the area's frame. */
-export function sendPage(reply: FastifyReply, options: { title: string; body: Html; current?: string; status?: number }): FastifyReply {
+export function sendPage(reply: FastifyReply, options: { title: string; body: Html; current?: string; status?: number; scripts?: string[] }): FastifyReply {
   const viewer = reply.request.viewer;
   const area = (viewer?.area ?? reply.request.url.split('/')[1]) as WebArea;
   return reply
@@ -106,6 +106,7 @@ export function sendPage(reply: FastifyReply, options: { title: string; body: Ht
         title: options.title,
         body: options.body,
         current: options.current,
+        scripts: options.scripts,
         viewer: viewer && {
           email: viewer.email,
           context: viewer.partnerName,

@@ -16,6 +16,8 @@ export interface ShellOptions {
   body: Html;
   /** The navigation key of this page (`aria-current`). */
   current?: string;
+  /** Scripts of this page beyond the shared one, from /web/assets (the passkey pages'). */
+  scripts?: string[];
   /** Signed in: who, and the session's CSRF token for the sign-out form. Absent on the sign-in pages. */
   viewer?: { email: string; context?: string; csrf: string; nav: NavItem[] };
 }
@@ -23,7 +25,7 @@ export interface ShellOptions {
 const areaNames = { portal: 'Partner portal', console: 'Operator console' } as const;
 
 /** The <head> every page of ours has: the shared stylesheet and script (no inline code: the CSP), and any stylesheet of its own. */
-export function pageHead(title: string, stylesheets: string[] = []): Html {
+export function pageHead(title: string, stylesheets: string[] = [], scripts: string[] = []): Html {
   return html`<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,7 +35,8 @@ export function pageHead(title: string, stylesheets: string[] = []): Html {
 <link rel="stylesheet" href="/web/assets/app.css">
 ${stylesheets.map((href) => html`<link rel="stylesheet" href="${href}">
 `)}<script src="/web/assets/app.js" defer></script>
-</head>`;
+${scripts.map((src) => html`<script src="${src}" defer></script>
+`)}</head>`;
 }
 
 export function renderShell(options: ShellOptions): string {
@@ -41,7 +44,7 @@ export function renderShell(options: ShellOptions): string {
   const areaName = areaNames[options.area];
   return `<!doctype html>${
     html`<html lang="en">
-${pageHead(`${options.title} · PVS ${areaName}`)}
+${pageHead(`${options.title} · PVS ${areaName}`, [], options.scripts)}
 <body class="area-${options.area}${viewer ? '' : ' signed-out'}">
 <a class="skip-link" href="#main">Skip to main content</a>
 <header class="topbar">

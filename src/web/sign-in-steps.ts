@@ -10,12 +10,12 @@ export type SignInStep = 'password' | 'second-factor' | 'enrol';
 /** The step this session must still take, or undefined when it is signed in. */
 export async function pendingStep(
   session: Pick<WebSession, 'passwordChangeRequired' | 'secondFactorAt'>,
-  account: Pick<AccountRow, 'totp_enrolled_at'>,
+  account: Pick<AccountRow, 'second_factor_enrolled_at'>,
   /** Whether the account must have a second factor (operators always; portal users when their partner says so). */
   requiresSecondFactor: () => Promise<boolean>,
 ): Promise<SignInStep | undefined> {
   if (session.passwordChangeRequired) return 'password';
-  if (account.totp_enrolled_at) return session.secondFactorAt ? undefined : 'second-factor';
+  if (account.second_factor_enrolled_at) return session.secondFactorAt ? undefined : 'second-factor';
   return (await requiresSecondFactor()) ? 'enrol' : undefined;
 }
 

@@ -90,7 +90,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     }
     const opened = await sessions.open(area, verified.row.id, { passwordChangeRequired: verified.mustChangePassword });
     // With a second factor the sign-in is recorded once the code is right too (second-factor.ts).
-    if (!verified.row.totp_enrolled_at) await config.onSignIn?.(verified.row, 'SIGNED_IN');
+    if (!verified.row.second_factor_enrolled_at) await config.onSignIn?.(verified.row, 'SIGNED_IN');
     setSession(reply, opened.token);
     // The page asked for sends the session to the step it must still take (area.ts), keeping where it was going.
     return reply.redirect(verified.mustChangePassword ? `/${area}/password` : safeNext(area, form.next), 303);

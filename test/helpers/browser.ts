@@ -50,10 +50,17 @@ async function findFreePort(): Promise<number> {
   return port;
 }
 
-/** A test context whose app listens on 127.0.0.1 at exactly its PUBLIC_BASE_URL. */
-export async function createServedContext(options: NonNullable<Parameters<typeof createTestContext>[0]> = {}): Promise<TestContext & { baseUrl: string }> {
+/**
+ * A test context whose app listens on 127.0.0.1 at exactly its PUBLIC_BASE_URL. `hostname: 'localhost'`
+ * for passkeys: WebAuthn's relying-party id must be a domain, never an IP address (Chromium maps
+ * localhost to the loopback address itself, and counts it a secure context).
+ */
+export async function createServedContext(
+  options: NonNullable<Parameters<typeof createTestContext>[0]> = {},
+  { hostname = '127.0.0.1' }: { hostname?: '127.0.0.1' | 'localhost' } = {},
+): Promise<TestContext & { baseUrl: string }> {
   const port = await findFreePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${hostname}:${port}`;
   const t = await createTestContext({ ...options, env: { ...options.env, PUBLIC_BASE_URL: baseUrl } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return Object.assign(t, { baseUrl });

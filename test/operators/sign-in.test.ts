@@ -178,7 +178,7 @@ describe('the second factor', () => {
       assert.equal(res.statusCode, 401, `attempt ${i}: ${res.body}`);
       const body = res.json<{ code: string; detail: string; errors: Array<{ pointer: string }> }>();
       assert.equal(body.code, 'UNAUTHENTICATED');
-      assert.equal(body.detail, 'This operator signs in with a second factor: send the code your authenticator app shows (or one of your recovery codes) as code');
+      assert.equal(body.detail, 'This operator signs in with a second factor: send the code your authenticator app shows (or one of your recovery codes: a passkey works only in the console) as code');
       assert.deepEqual(body.errors.map((e) => e.pointer), ['/code']);
       assert.equal('access_token' in body, false);
     }

@@ -60,7 +60,7 @@ describe('second factors', () => {
   it('resets an operator’s and a portal user’s factor from the command line: codes gone, sessions ended, audited', async () => {
     const session = await t.services.webSessions.open('console', operator.operatorId, { passwordChangeRequired: false });
     const reset = await adminCommands['operator-reset-mfa']!.run(t.services, { email: operator.email.toUpperCase() });
-    assert.deepEqual(reset, { operatorId: operator.operatorId, email: operator.email, hadSecondFactor: true, recoveryCodesRemoved: 10, sessionsEnded: 1 });
+    assert.deepEqual(reset, { operatorId: operator.operatorId, email: operator.email, hadSecondFactor: true, recoveryCodesRemoved: 10, passkeysRemoved: 0, sessionsEnded: 1 });
     assert.equal(await t.services.webSessions.find('console', session.token), undefined);
     assert.equal((await t.services.operators.accounts.current(operator.operatorId))!.totp_enrolled_at, null);
     assert.equal(await factors().recoveryCodesLeft(operator.operatorId), 0);
@@ -72,7 +72,7 @@ describe('second factors', () => {
     const partner = await t.f.partner();
     const user = await t.services.portalUsers.create({ partnerId: partner.partnerId, email: `reset-${Date.now()}@partner.test` });
     const again = await adminCommands['portal-user-reset-mfa']!.run(t.services, { email: user.email });
-    assert.deepEqual(again, { portalUserId: user.portalUserId, email: user.email, hadSecondFactor: false, recoveryCodesRemoved: 0, sessionsEnded: 0 });
+    assert.deepEqual(again, { portalUserId: user.portalUserId, email: user.email, hadSecondFactor: false, recoveryCodesRemoved: 0, passkeysRemoved: 0, sessionsEnded: 0 });
     const portalEntry = (await t.services.audit.list({ action: 'portal_user.second_factor_reset' }, { limit: 10, from: 0 })).data[0]!;
     assert.equal(portalEntry.partnerId, partner.partnerId);
     await assert.rejects(adminCommands['operator-reset-mfa']!.run(t.services, { email: 'nobody@pvs.test' }), /nobody@pvs\.test/);

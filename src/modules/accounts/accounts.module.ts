@@ -16,7 +16,7 @@ export interface AccountModuleDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'ENVIRONMENT'>;
+  config: Pick<Config, 'ENVIRONMENT' | 'PUBLIC_BASE_URL'>;
   /** Seals the TOTP secrets (platform/keys). */
   keyRing: Pick<KeyRing, 'sealer' | 'digester'>;
   partners: Pick<PartnerService, 'getOwn'>;
@@ -31,8 +31,11 @@ export function createAccountModule(deps: AccountModuleDeps): Module<{ portalUse
   const recoveryCodes = deps.keyRing.digester('mfa-recovery-codes');
   const issuer = config.ENVIRONMENT === 'production' ? 'PVS' : 'PVS sandbox';
   const logger = deps.logger.child({ module: 'second-factors' });
+  // Passkeys are bound to the address people reach PVS at: its host is the relying party, its origin the one expected.
+  const publicUrl = new URL(config.PUBLIC_BASE_URL);
+  const relyingParty = { id: publicUrl.hostname, name: 'PVS', origin: publicUrl.origin };
   const factorsOf = (table: 'operators' | 'portal_users', accounts: Parameters<typeof createSecondFactors>[0]['accounts']) =>
-    createSecondFactors({ db, clock, logger, table, accounts, sealer, recoveryCodes, issuer });
+    createSecondFactors({ db, clock, logger, table, accounts, sealer, recoveryCodes, issuer, relyingParty });
   return {
     services: {
       portalUsers,

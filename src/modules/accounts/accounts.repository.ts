@@ -18,12 +18,15 @@ export interface AccountRow {
   last_login_at: Date | null;
   disabled_at: Date | null;
   created_at: Date;
-  /** When the account enrolled a second factor (migration 0021); null while it has none. */
+  /** When the account enrolled an authenticator app (migration 0021); null while it has none. */
   totp_enrolled_at: Date | null;
+  /** When it first had a second factor it still has, an authenticator app or a passkey (migration 0023); null while it has none. */
+  second_factor_enrolled_at: Date | null;
 }
 
 const columns = (table: AccountTable) =>
-  `id, email, ${table === 'portal_users' ? 'partner_id, ' : ''}password_hash, must_change_password, password_changed_at, failed_logins, locked_until, last_login_at, disabled_at, created_at, totp_enrolled_at`;
+  `id, email, ${table === 'portal_users' ? 'partner_id, ' : ''}password_hash, must_change_password, password_changed_at, failed_logins, locked_until, last_login_at, disabled_at, created_at, totp_enrolled_at,
+   least(totp_enrolled_at, (SELECT min(p.created_at) FROM passkeys p WHERE p.account_id = ${table}.id)) AS second_factor_enrolled_at`;
 
 /** False when an account with this email exists already in the table (the email is stored normalised). */
 export async function insertAccount(

@@ -130,7 +130,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
       }
       // With a second factor the sign-in is not over: the count goes on until the code is right too, so
       // that signing in again with the password does not buy another five guesses at the code.
-      const secondFactorFollows = row.totp_enrolled_at !== null;
+      const secondFactorFollows = row.second_factor_enrolled_at !== null;
       if (!secondFactorFollows) await repo.clearFailedLogins(db, table, row.id, now, { signedIn: true });
       logger.info({ [idField]: row.id, passwordChanged: input.newPassword !== undefined, secondFactorFollows }, `${label} ${secondFactorFollows ? 'gave the right password' : 'signed in'}`);
       return { row, mustChangePassword };

@@ -1,4 +1,4 @@
-// Every SQL statement about second factors (migration 0021): the TOTP columns of the two account tables
+// Every SQL statement about second factors (migration 0021; passkeys have passkeys.repository.ts): the TOTP columns of the two account tables
 // (the table name from accounts.repository.ts's closed list, never from input), recovery codes, and the
 // partners that require a second factor of their portal users.
 import type { Executor } from '../../platform/db/database.ts';
@@ -10,10 +10,12 @@ export interface FactorRow {
   totp_enrolled_at: Date | null;
   /** bigint: a string from node-postgres. */
   totp_last_step: string | number | null;
+  /** The account's passkeys (migration 0023). */
+  passkeys: string | number;
 }
 
 export async function findFactor(db: Executor, table: AccountTable, id: string): Promise<FactorRow | undefined> {
-  const rows = await db.query<FactorRow>(`SELECT totp_secret_sealed, totp_pending_sealed, totp_enrolled_at, totp_last_step FROM ${table} WHERE id = $1`, [id]);
+  const rows = await db.query<FactorRow>(`SELECT totp_secret_sealed, totp_pending_sealed, totp_enrolled_at, totp_last_step, (SELECT count(*) FROM passkeys p WHERE p.account_id = ${table}.id) AS passkeys FROM ${table} WHERE id = $1`, [id]);
   return rows[0];
 }
 

@@ -1,5 +1,5 @@
 // Second factors of password accounts (operators and portal users): an authenticator app (TOTP,
-// totp.ts) and ten recovery codes (recovery-codes.ts). One service per account table, made by the
+// totp.ts), passkeys (passkeys.ts), and ten recovery codes (recovery-codes.ts) issued with the first of them. One service per account table, made by the
 // accounts module, which holds the keys. The secret is sealed at rest and shown once, at enrolment; a
 // code is accepted once; a wrong code counts toward the account's lockout like a wrong password.
 import type { Clock } from '../../platform/clock.ts';
@@ -9,6 +9,8 @@ import type { AccountTable } from './accounts.repository.ts';
 import type { PasswordAccounts } from './password-accounts.ts';
 import { generateRecoveryCode, hashRecoveryCode, recoveryCodeCandidates, recoveryCodeCount } from './recovery-codes.ts';
 import type { Digester } from '../../platform/keys/key-ring.ts';
+import { createPasskeys, type RelyingParty } from './passkeys.ts';
+import { deletePasskeys } from './passkeys.repository.ts';
 import * as repo from './second-factors.repository.ts';
 import { checkTotp, newTotpSecret, totpCodeOf, totpUri } from './totp.ts';
 
@@ -39,6 +41,8 @@ export function createSecondFactors(deps: {
   recoveryCodes: Digester;
   /** The name the authenticator app shows above the code. */
   issuer: string;
+  /** PVS as the passkeys know it (PUBLIC_BASE_URL). */
+  relyingParty: RelyingParty;
 }) {
   const { db, clock, logger, table, sealer } = deps;
   const idField = table === 'operators' ? 'operatorId' : 'portalUserId';
@@ -49,14 +53,19 @@ export function createSecondFactors(deps: {
     return codes;
   }
 
+  const hasFactor = (row: repo.FactorRow) => Boolean(row.totp_enrolled_at) || Number(row.passkeys) > 0;
+
   return {
+    passkeys: createPasskeys({ db, clock, logger, table, accounts: deps.accounts, relyingParty: deps.relyingParty, newRecoveryCodes }),
+
     /**
      * The secret to enrol: the one already shown if it was not confirmed yet (a reload must not change the
-     * QR code someone has just scanned), else a new one. Undefined once the account has a factor.
+     * QR code someone has just scanned), else a new one. Undefined once the account has a factor (an app
+     * or a passkey): adding an app then would be a second enrolment, with new recovery codes.
      */
     async enrolment(account: { id: string; email: string }): Promise<Enrolment | undefined> {
       const row = await repo.findFactor(db, table, account.id);
-      if (!row || row.totp_enrolled_at) return undefined;
+      if (!row || hasFactor(row)) return undefined;
       let secret = row.totp_pending_sealed ? sealer.open(row.totp_pending_sealed) : undefined;
       if (!secret) {
         secret = newTotpSecret();
@@ -72,7 +81,7 @@ export function createSecondFactors(deps: {
      */
     async confirm(accountId: string, code: string): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; reason: 'WRONG' | 'ENROLLED' }> {
       const row = await repo.findFactor(db, table, accountId);
-      if (!row || row.totp_enrolled_at) return { ok: false, reason: 'ENROLLED' };
+      if (!row || hasFactor(row)) return { ok: false, reason: 'ENROLLED' };
       if (!row.totp_pending_sealed) return { ok: false, reason: 'WRONG' };
       const now = clock.now();
       const checked = checkTotp({ secret: sealer.open(row.totp_pending_sealed), code, at: now, lastStep: null });
@@ -94,10 +103,12 @@ export function createSecondFactors(deps: {
     async verify(accountId: string, typed: string): Promise<SecondFactorCheck> {
       await deps.accounts.refuseIfLocked(accountId);
       const row = await repo.findFactor(db, table, accountId);
-      if (!row?.totp_enrolled_at || !row.totp_secret_sealed) return { ok: false, reason: 'NOT_ENROLLED' };
+      if (!row || !hasFactor(row)) return { ok: false, reason: 'NOT_ENROLLED' };
       const now = clock.now();
       let result: SecondFactorCheck;
-      if (totpCodeOf(typed)) {
+      // An account with passkeys alone still has its recovery codes; a 6-digit code is then simply wrong.
+      if (totpCodeOf(typed) && !row.totp_secret_sealed) result = { ok: false, reason: 'WRONG' };
+      else if (totpCodeOf(typed) && row.totp_secret_sealed) {
         const lastStep = row.totp_last_step === null ? null : Number(row.totp_last_step);
         const checked = checkTotp({ secret: sealer.open(row.totp_secret_sealed), code: typed, at: now, lastStep });
         if (!checked.ok) result = checked;
@@ -119,18 +130,19 @@ export function createSecondFactors(deps: {
     recoveryCodesLeft: (accountId: string) => repo.countUnusedRecoveryCodes(db, accountId),
 
     /**
-     * `pvs operator reset-mfa` and `pvs portal-user reset-mfa`: removes the factor and the recovery codes;
+     * `pvs operator reset-mfa` and `pvs portal-user reset-mfa`: removes the factors (app and passkeys) and the recovery codes;
      * the person enrols again at the next sign-in. Throws NOT_FOUND for an unknown email.
      */
-    async reset(email: string): Promise<{ accountId: string; email: string; partnerId?: string; hadSecondFactor: boolean; recoveryCodesRemoved: number }> {
+    async reset(email: string): Promise<{ accountId: string; email: string; partnerId?: string; hadSecondFactor: boolean; recoveryCodesRemoved: number; passkeysRemoved: number }> {
       const account = await deps.accounts.byEmail(email);
       const now = clock.now();
-      const { had, removed } = await db.transaction(async (tx) => ({
+      const { had, removed, passkeys } = await db.transaction(async (tx) => ({
         had: await repo.clearFactor(tx, table, account.id, now),
         removed: await repo.deleteRecoveryCodes(tx, account.id),
+        passkeys: await deletePasskeys(tx, account.id),
       }));
-      logger.info({ [idField]: account.id, hadSecondFactor: had }, 'second factor reset');
-      return { accountId: account.id, email: account.email, partnerId: account.partner_id, hadSecondFactor: had, recoveryCodesRemoved: removed };
+      logger.info({ [idField]: account.id, hadSecondFactor: had || passkeys > 0, passkeysRemoved: passkeys }, 'second factor reset');
+      return { accountId: account.id, email: account.email, partnerId: account.partner_id, hadSecondFactor: had || passkeys > 0, recoveryCodesRemoved: removed, passkeysRemoved: passkeys };
     },
   };
 }

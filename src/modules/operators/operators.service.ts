@@ -58,7 +58,11 @@ export function createOperatorService(deps: {
   async function checkCode(operatorId: string, code: string | undefined): Promise<'TOTP' | 'RECOVERY_CODE'> {
     // Not a failed attempt: the count the password left running goes on until a right code (password-accounts.ts).
     if (code === undefined) {
-      throw new AppError('UNAUTHENTICATED', 'This operator signs in with a second factor: send the code your authenticator app shows (or one of your recovery codes) as code', { pointer: '/code' });
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'This operator signs in with a second factor: send the code your authenticator app shows (or one of your recovery codes: a passkey works only in the console) as code',
+        { pointer: '/code' },
+      );
     }
     const checked = await deps.secondFactors().verify(operatorId, code);
     if (checked.ok) return checked.method;
@@ -92,7 +96,8 @@ export function createOperatorService(deps: {
       // is replaced, so that the password alone changes nothing (nor ends the operator's other sessions).
       // A one-time password is let through here only when newPassword replaces it below.
       let { row } = await accounts.verify({ email: input.email, password: input.password }, { allowOneTime: newPassword !== undefined });
-      const secondFactor = row.totp_enrolled_at ? await checkCode(row.id, input.code) : undefined;
+      // Any factor counts: an operator with passkeys only (which need a browser) answers with a recovery code.
+      const secondFactor = row.second_factor_enrolled_at ? await checkCode(row.id, input.code) : undefined;
       if (newPassword !== undefined) ({ row } = await accounts.verify({ email: input.email, password: input.password, newPassword }));
       // Without a factor the password change stands (it is how the first sign-in begins), but no token.
       if (!secondFactor) throw noSecondFactor(row.id, newPassword !== undefined);

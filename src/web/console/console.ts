@@ -3,6 +3,7 @@
 import type { HttpApp } from '../../platform/http/types.ts';
 import { webArea } from '../area.ts';
 import type { NavItem } from '../shell.ts';
+import { registerAccountPage } from './account-page.ts';
 import { registerAlertPages } from './alert-pages.ts';
 import type { ConsoleDeps } from './console-deps.ts';
 import { registerAuditPages } from './audit-pages.ts';
@@ -15,6 +16,7 @@ export const consoleNav: NavItem[] = [
   { key: 'partners', label: 'Partners', href: '/console/partners' },
   { key: 'evidence-reads', label: 'Evidence reads', href: '/console/evidence-reads' },
   { key: 'audit', label: 'Audit log', href: '/console/audit' },
+  { key: 'account', label: 'Your account', href: '/console/account' },
 ];
 
 export type { ConsoleDeps };
@@ -42,6 +44,7 @@ export function consoleArea(deps: ConsoleDeps) {
       registerAlertPages(app, deps);
       registerPartnerPages(app, deps);
       registerAuditPages(app, deps);
+      registerAccountPage(app, deps);
     },
   );
 }

@@ -155,7 +155,7 @@ export function portalUserTable(users: AccountRow[]): Html {
         label: 'Status',
         cell: (u) => cellOf(u.disabled_at ? badge('DISABLED') : badge('ACTIVE'), u.must_change_password && !u.disabled_at ? html`<span class="muted">one-time password not replaced yet</span>` : ''),
       },
-      { label: 'Second factor', cell: (u) => cellOf(u.totp_enrolled_at ? html`Set up ${when(u.totp_enrolled_at)}` : html`<span class="muted">None</span>`) },
+      { label: 'Second factor', cell: (u) => cellOf(u.second_factor_enrolled_at ? html`Set up ${when(u.second_factor_enrolled_at)}` : html`<span class="muted">None</span>`) },
       { label: 'Last signed in', cell: (u) => cellOf(when(u.last_login_at)) },
       { label: 'Created', cell: (u) => cellOf(when(u.created_at)) },
     ],

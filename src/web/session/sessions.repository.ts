@@ -44,6 +44,27 @@ export async function markSecondFactor(db: Executor, tokenHash: string, at: Date
   await db.query('UPDATE web_sessions SET second_factor_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash, at]);
 }
 
+export type ChallengePurpose = 'REGISTER' | 'AUTHENTICATE';
+
+/** The session's passkey challenge (migration 0023): one at a time, the newest replacing any other. */
+export async function putChallenge(db: Executor, tokenHash: string, challenge: { purpose: ChallengePurpose; challenge: string; expiresAt: Date }): Promise<void> {
+  await db.query(
+    `INSERT INTO webauthn_challenges (token_hash, purpose, challenge, expires_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (token_hash) DO UPDATE SET purpose = excluded.purpose, challenge = excluded.challenge, expires_at = excluded.expires_at`,
+    [tokenHash, challenge.purpose, challenge.challenge, challenge.expiresAt],
+  );
+}
+
+/** Takes the session's challenge for this purpose (it is deleted: used once), unless it has expired. */
+export async function takeChallenge(db: Executor, tokenHash: string, purpose: ChallengePurpose, now: Date): Promise<string | undefined> {
+  const rows = await db.query<{ challenge: string }>('DELETE FROM webauthn_challenges WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3 RETURNING challenge', [
+    tokenHash,
+    purpose,
+    now,
+  ]);
+  return rows[0]?.challenge;
+}
+
 export async function revokeSession(db: Executor, tokenHash: string, at: Date): Promise<void> {
   await db.query('UPDATE web_sessions SET revoked_at = coalesce(revoked_at, $2) WHERE token_hash = $1', [tokenHash, at]);
 }

@@ -100,6 +100,14 @@ export function createSessionService(deps: { db: Database; clock: Clock; csrfKey
       return now;
     },
 
+    /** Keeps the challenge a passkey is to sign in this session, for `seconds`; any earlier one is replaced. */
+    async putChallenge(session: Pick<WebSession, 'tokenHash'>, purpose: repo.ChallengePurpose, challenge: string, seconds: number): Promise<void> {
+      await repo.putChallenge(db, session.tokenHash, { purpose, challenge, expiresAt: new Date(clock.now().getTime() + seconds * 1000) });
+    },
+
+    /** The session's challenge for this purpose, once: the answer that uses it takes it away. */
+    takeChallenge: (session: Pick<WebSession, 'tokenHash'>, purpose: repo.ChallengePurpose) => repo.takeChallenge(db, session.tokenHash, purpose, clock.now()),
+
     async revoke(session: Pick<WebSession, 'tokenHash'>): Promise<void> {
       await repo.revokeSession(db, session.tokenHash, clock.now());
     },
