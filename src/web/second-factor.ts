@@ -19,12 +19,28 @@ const wrongPasskey = 'That passkey could not be checked: it is not one set up fo
 const replayedCode = 'That code has been used already. Wait for your app to show the next one (a new code every 30 seconds), then enter it.';
 
 /** Where the console sends a reader before a page with evidence when their second factor is stale. */
+/** Runs a second-factor check; while the account is locked (RATE_LIMITED) answers how long to wait instead. */
+async function unlessLocked<T>(check: () => Promise<T>): Promise<T | { lockedFor: number }> {
+  try {
+    return await check();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
+    return { lockedFor: error.retryAfter ?? 60 };
+  }
+}
+
 export function stepUpPath(area: string, next: string): string {
   return `/${area}/second-factor?stepUp=1&next=${encodeURIComponent(next)}`;
 }
 
 export function registerSecondFactor(app: HttpApp, config: AreaConfig): void {
   const { area, sessions } = config;
+
+  /** The code form saying the account is locked, with Retry-After: `what` is what locked it. */
+  function renderLocked(reply: FastifyReply, options: { next?: string; stepUp: boolean }, what: string, seconds: number) {
+    reply.header('retry-after', String(seconds));
+    return renderCodeForm(reply, { ...options, status: 429, message: `${what}: this account is locked. Try again in ${tryAgainIn(seconds)}.` });
+  }
 
   async function renderCodeForm(reply: FastifyReply, options: { next?: string; stepUp: boolean; status?: number; errors?: FieldError[]; message?: string }) {
     const viewer = viewerOf(reply.request);
@@ -85,15 +101,8 @@ ${codeForm}
     if (wait > 0) return renderCodeForm(reply, { next: form.next, stepUp, status: 429, message: throttledMessage(reply, wait) });
     if (!form.code?.trim()) return renderCodeForm(reply, { next: form.next, stepUp, status: 400, errors: [{ name: 'code', message: 'Enter the code your authenticator app shows' }] });
 
-    let checked;
-    try {
-      checked = await config.factors.verify(viewer.accountId, form.code);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
-      const seconds = error.retryAfter ?? 60;
-      reply.header('retry-after', String(seconds));
-      return renderCodeForm(reply, { next: form.next, stepUp, status: 429, message: `Too many wrong codes: this account is locked. Try again in ${tryAgainIn(seconds)}.` });
-    }
+    const checked = await unlessLocked(() => config.factors.verify(viewer.accountId, form.code!));
+    if ('lockedFor' in checked) return renderLocked(reply, { next: form.next, stepUp }, 'Too many wrong codes', checked.lockedFor);
     if (!checked.ok) {
       if (checked.reason === 'NOT_ENROLLED') return reply.redirect(safeNext(area, form.next), 303);
       return renderCodeForm(reply, { next: form.next, stepUp, status: 400, errors: [{ name: 'code', message: checked.reason === 'REPLAYED' ? replayedCode : wrongCode }] });
@@ -117,15 +126,8 @@ ${codeForm}
     const wait = throttledFor(config, request);
     if (wait > 0) return renderCodeForm(reply, { next: form.next, stepUp, status: 429, message: throttledMessage(reply, wait) });
     const challenge = await sessions.takeChallenge(viewer.session, 'AUTHENTICATE');
-    let checked;
-    try {
-      checked = await config.factors.passkeys.verify(viewer.accountId, { response: form.response, challenge });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
-      const seconds = error.retryAfter ?? 60;
-      reply.header('retry-after', String(seconds));
-      return renderCodeForm(reply, { next: form.next, stepUp, status: 429, message: `Too many failed attempts: this account is locked. Try again in ${tryAgainIn(seconds)}.` });
-    }
+    const checked = await unlessLocked(() => config.factors.passkeys.verify(viewer.accountId, { response: form.response, challenge }));
+    if ('lockedFor' in checked) return renderLocked(reply, { next: form.next, stepUp }, 'Too many failed attempts', checked.lockedFor);
     if (!checked.ok) {
       if (checked.reason === 'NOT_ENROLLED') return reply.redirect(safeNext(area, form.next), 303);
       return renderCodeForm(reply, { next: form.next, stepUp, status: 400, message: wrongPasskey });

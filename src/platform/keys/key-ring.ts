@@ -121,11 +121,15 @@ export function createKeyRing(current: string, previous: readonly string[] = [])
     find,
     digester(purpose) {
       const keys = all.map((k) => ({ id: k.id, key: deriveKey(k.secret, purpose) }));
-      const under = (k: { id: string; key: Buffer }, token: string) => `${k.id}.${createHmac('sha256', k.key).update(token).digest('hex')}`;
+      const hex = (key: Buffer, token: string) => createHmac('sha256', key).update(token).digest('hex');
       const prefix = `${currentKey.id}.`;
       return {
-        digest: (token) => under(keys[0]!, token),
-        candidates: (token) => [...keys.map((k) => under(k, token)), ...keys.map((k) => createHmac('sha256', k.key).update(token).digest('hex'))],
+        digest: (token) => `${prefix}${hex(keys[0]!.key, token)}`,
+        candidates(token) {
+          const bare = keys.map((k) => hex(k.key, token));
+          // Under each key with its id, then as it was stored before the ring (the bare hex).
+          return [...keys.map((k, i) => `${k.id}.${bare[i]}`), ...bare];
+        },
         isCurrent: (stored) => stored.startsWith(prefix),
       };
     },

@@ -21,10 +21,10 @@ export const resealJob = defineJobSpec({
 
 const batchSize = 200;
 
-/** Rows of `column` not yet under the current key, SQL for its WHERE. */
-function notCurrent(column: SealedColumn, current: string): string {
-  if (column.bytesContext) return `NOT (get_byte(${column.column}, 0) = 2 AND substring(${column.column} from 2 for 6) = decode('${current.slice(1)}', 'hex'))`;
-  return `${column.column} NOT LIKE 'v2.${current}.%'`;
+/** Rows of `column` not yet under the current key: SQL for its WHERE, the key id being $1. */
+function notCurrent(column: SealedColumn): string {
+  if (column.bytesContext) return `NOT (get_byte(${column.column}, 0) = 2 AND substring(${column.column} from 2 for 6) = decode(substr($1, 2), 'hex'))`;
+  return `${column.column} NOT LIKE 'v2.' || $1 || '.%'`;
 }
 
 /** Seals one batch again; answers how many values it replaced (0: the column is done). */
@@ -34,7 +34,8 @@ export async function resealBatch(db: Database, ring: KeyRing, column: SealedCol
   const selected = [...column.key, ...(column.bytesContext ?? []).filter((c) => !column.key.includes(c)), column.column];
   return db.transaction(async (tx) => {
     const rows = await tx.query<Record<string, unknown>>(
-      `SELECT ${selected.join(', ')} FROM ${column.table} WHERE ${column.column} IS NOT NULL AND ${notCurrent(column, current)} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`,
+      `SELECT ${selected.join(', ')} FROM ${column.table} WHERE ${column.column} IS NOT NULL AND ${notCurrent(column)} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`,
+      [current],
     );
     for (const row of rows) {
       const old = row[column.column];
