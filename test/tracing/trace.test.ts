@@ -4,26 +4,20 @@
 // exporter stands in for the collector.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { startTracing, tracesEndpoint, type Tracing } from '../../src/platform/tracing/tracing.ts';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { tracesEndpoint } from '../../src/platform/tracing/tracing.ts';
 import { querySummary } from '../../src/platform/tracing/traced-database.ts';
 import { testConfig } from '../helpers/context.ts';
 import { runDueJobs } from '../helpers/billing.ts';
 import { postLookup } from '../helpers/lookups.ts';
 import { webhookHarness } from '../fixtures/webhook-helpers.ts';
+import { captureSpans, type SpanCapture } from '../helpers/span-capture.ts';
 
-const exporter = new InMemorySpanExporter();
-let tracing: Tracing;
-
+let capture: SpanCapture;
 before(async () => {
-  tracing = (await startTracing(testConfig(), { exporter }))!;
+  capture = await captureSpans();
 });
-after(() => tracing.shutdown());
-
-async function finishedSpans(): Promise<ReadableSpan[]> {
-  await tracing.flush();
-  return exporter.getFinishedSpans();
-}
+after(() => capture.stop());
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
@@ -33,7 +27,7 @@ it('one lookup is one trace: the POST, its job, the statements, the webhook deli
   const receiver = await h.receiver();
   const destination = await h.addDestination(partner, { url: `${receiver.url}/hooks?token=partner-query-secret`, categories: ['BUSINESS_LOOKUPS'] });
   receiver.setSecret(destination.secret);
-  exporter.reset();
+  capture.reset();
 
   const created = await postLookup(h.ctx, partner, { abn: '32 111 111 114', scope: 'FULL' });
   assert.equal(created.statusCode, 202, created.body);
@@ -41,7 +35,7 @@ it('one lookup is one trace: the POST, its job, the statements, the webhook deli
   assert.ok((await h.drain()) > 0);
   assert.ok(receiver.received.length > 0);
 
-  const spans = await finishedSpans();
+  const spans = await capture.spans();
   const post = spans.find((s) => s.name === 'POST /v1/business-lookups');
   assert.ok(post, `no request span among ${[...new Set(spans.map((s) => s.name))].join(', ')}`);
   assert.equal(post.attributes['http.route'], '/v1/business-lookups');
@@ -89,20 +83,20 @@ it('one lookup is one trace: the POST, its job, the statements, the webhook deli
   assert.ok(byId.has(String(jobLine.spanId)));
 
   // Nothing of the URL beyond its host: not the receiver's path, nor its query's secret.
-  const text = JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })));
+  const text = await capture.text();
   assert.ok(!text.includes('partner-query-secret'));
   assert.ok(!text.includes('/hooks'));
 });
 
 it('a request with no route, or one with a token in its path, is named by its template', async (t) => {
   const h = await webhookHarness(t);
-  exporter.reset();
+  capture.reset();
   await h.ctx.app.inject({ method: 'GET', url: '/v1/nothing-here/abc?email=someone@example.org' });
   await h.ctx.app.inject({ method: 'GET', url: '/v/lnk_secret-token-value' });
-  const spans = await finishedSpans();
+  const spans = await capture.spans();
   const roots = spans.filter((s) => s.attributes['http.request.method'] === 'GET' && 'http.route' in s.attributes && parentOf(s) === undefined);
   assert.ok(roots.some((s) => s.name === 'GET unmatched'), roots.map((s) => s.name).join(', '));
-  const text = JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })));
+  const text = await capture.text();
   assert.ok(!text.includes('someone@example.org'));
   assert.ok(!text.includes('secret-token-value'));
 });
