@@ -14,8 +14,8 @@ import { notificationBody, signedHeaders } from './body.ts';
 import type { Deliverer } from './delivery.ts';
 import * as repo from './notifications.repository.ts';
 import { deliveryWindowMs, nextAttemptAt, parseRetryAfter } from './schedule.ts';
-import type { Metrics } from '../../platform/metrics/metrics.ts';
-import { continuedSpan, SpanKind } from '../../platform/tracing/spans.ts';
+import type { DeliveryOutcome, Metrics } from '../../platform/metrics/metrics.ts';
+import { continuedSpan, SpanKind, type Span } from '../../platform/tracing/spans.ts';
 
 /** How often a notification for a disabled destination looks again. */
 const disabledRecheckMs = 5 * 60_000;
@@ -94,7 +94,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { id: n.id, owner, attempt: null, status, nextAttemptAt, startedAt: now, durationMs: 0, statusCode: null, errorClass, excerpt: null };
   }
 
-  async function send(n: repo.ClaimedNotification): Promise<repo.Outcome> {
+  /** One attempt; `span`, when tracing, is told its outcome (none when no attempt was made). */
+  async function send(n: repo.ClaimedNotification, span?: Span): Promise<repo.Outcome> {
     const now = clock.now();
     if (n.destination_deleted) return outcomeWithoutAttempt(n, now, 'DESTINATION_REMOVED');
     if (!n.destination_enabled) {
@@ -131,7 +132,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         });
     // Lag from the notification's creation: in its event's transaction, so from the event's commit; a manual
     // retry's notification is new, and its lag counts from the retry (an old event would otherwise read as late).
-    options.metrics?.webhookDelivery(result.ok ? 'delivered' : next ? 'attempt_failed' : 'exhausted', (finished.getTime() - n.created_at.getTime()) / 1000);
+    const outcome: DeliveryOutcome = result.ok ? 'delivered' : next ? 'attempt_failed' : 'exhausted';
+    options.metrics?.webhookDelivery(outcome, (finished.getTime() - n.created_at.getTime()) / 1000);
+    span?.setAttribute('pvs.webhook.outcome', outcome);
     return {
       id: n.id,
       owner,
@@ -193,8 +196,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (n.payload_sealed) sealedPayloads.add(n.id);
     const attributes = { 'pvs.notification.id': n.id, 'pvs.event.type': n.type, 'pvs.webhook.attempt': n.attempts + 1 };
     const job: Promise<void> = continuedSpan('webhook delivery', SpanKind.PRODUCER, n.trace_parent, attributes, async (span) => {
-      const outcome = await send(n);
-      span?.setAttribute('pvs.webhook.outcome', outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'PENDING' ? 'attempt_failed' : 'exhausted');
+      const outcome = await send(n, span);
+      // Why it was not delivered: an attempt's failure, or a destination that was disabled or removed.
       if (outcome.errorClass && outcome.errorClass !== 'NONE') span?.setAttribute('error.type', outcome.errorClass);
       return outcome;
     })
