@@ -2,7 +2,7 @@
 // under the old key goes on working with the new one. The same database is served first under key A, then
 // under B with A as previous: a partner's token signed before still holds, a verification link minted
 // before opens and a session opened before continues, a payment's PRN and link, a card link, a webhook
-// destination's secret, a deed's upload URL, an operator's authenticator and console form token, and a
+// destination's secret, a report URL, a deed's upload URL, an operator's authenticator and console form token, and a
 // person's saved details all work; new values are sealed and digested under B, and the re-seal job leaves
 // nothing under A, so that B alone then serves the same database.
 import assert from 'node:assert/strict';
@@ -51,6 +51,9 @@ it('everything made under key A works under B with A previous, and what is new i
   const request = await createVerification(a, partner, { mode: 'TPB_POI', individuals: [{ role: 'OTHER' }, { role: 'OTHER' }] });
   const links = await mintLinks(a, partner, request.id);
   const [first, second] = request.individuals.map((i) => i.id);
+  const report = await a.app.inject({ method: 'POST', url: `/v1/verifications/${request.id}/individuals/${first!}/report`, headers: partner.headers });
+  assert.equal(report.statusCode, 200, report.body);
+  const reportUrl = new URL(report.json<{ url: string }>().url);
   const deed = await createDeed(a, partner);
   const operator = await a.f.operator();
   const consoleSession = await a.services.webSessions.open('console', operator.operatorId, { passwordChangeRequired: false, secondFactorAt: a.services.clock.now() });
@@ -95,6 +98,10 @@ it('everything made under key A works under B with A previous, and what is new i
   assert.deepEqual(new Set(usage.sealed.map((u) => u.keyId)), new Set([keyIdOf(keyB)]), JSON.stringify(usage.sealed));
   assert.ok(usage.sealed.some((u) => u.place === 'sandbox_identity_images.sealed' || u.place === 'sandbox_identity_steps.fields_sealed'));
 
+  // A report URL signed under A opens under B.
+  const pdf = await b.app.inject({ method: 'GET', url: `${reportUrl.pathname}${reportUrl.search}` });
+  assert.equal(pdf.statusCode, 200, pdf.body);
+  assert.equal(pdf.headers['content-type'], 'application/pdf');
   // A deed's upload URL signed under A takes the upload under B.
   assert.equal((await upload(b, deed, tinyPdf())).statusCode, 200);
   // The operator's authenticator secret, sealed under A, checks a code under B; a console form shown under
