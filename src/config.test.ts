@@ -38,12 +38,34 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret }), /DATABASE_URL: required/);
     const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
     const production = loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe });
-    assert.deepEqual([production.ENVIRONMENT, production.IDENTITY_PROVIDER], ['production', 'none'], 'no real identity provider yet: none, not the sandbox');
+    assert.deepEqual([production.ENVIRONMENT, production.IDENTITY_PROVIDER], ['production', 'none'], 'unset: none, not the sandbox');
     assert.throws(
       () => loadConfig({ ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', ...stripe, IDENTITY_PROVIDER: 'sandbox' }),
       /^ConfigError: IDENTITY_PROVIDER: production refuses the sandbox identity provider/,
     );
     assert.equal(loadConfig({ SECRET_KEY: secret }).IDENTITY_PROVIDER, 'sandbox');
+  });
+
+  it('takes Onfido with its three settings, names the one missing or malformed, and refuses a sandbox token in production', () => {
+    const onfido = { IDENTITY_PROVIDER: 'onfido', ONFIDO_API_TOKEN: 'api_live.abcdEFGH.ijklMNOP', ONFIDO_REGION: 'eu', ONFIDO_WEBHOOK_TOKEN: 'whk_0123456789abcdef' };
+    const production = { ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
+    assert.equal(loadConfig({ ...production, ...onfido }).IDENTITY_PROVIDER, 'onfido');
+    for (const name of ['ONFIDO_API_TOKEN', 'ONFIDO_REGION', 'ONFIDO_WEBHOOK_TOKEN'] as const) {
+      assert.throws(() => loadConfig({ ...production, ...onfido, [name]: undefined }), new RegExp(`^ConfigError: ${name}: required when IDENTITY_PROVIDER=onfido`), name);
+    }
+    const malformed = { ONFIDO_API_TOKEN: 'sk_live_nope', ONFIDO_REGION: 'au', ONFIDO_WEBHOOK_TOKEN: 'short', ONFIDO_API_URL: 'ftp://x' };
+    for (const [name, value] of Object.entries(malformed)) {
+      assert.throws(() => loadConfig({ ...production, ...onfido, [name]: value }), (error: Error) => error instanceof ConfigError && error.message.startsWith(`${name}:`), name);
+    }
+    assert.throws(() => loadConfig({ ...production, ...onfido, ONFIDO_API_TOKEN: 'api_sandbox.abcdEFGH.ijkl' }), /ONFIDO_API_TOKEN: production refuses an Onfido sandbox token/);
+    assert.equal(loadConfig({ SECRET_KEY: secret, ...onfido, ONFIDO_API_TOKEN: 'api_sandbox.abcdEFGH.ijkl' }).IDENTITY_PROVIDER, 'onfido', 'a sandbox token outside production');
+    assert.throws(() => loadConfig({ ...production, ...onfido, ONFIDO_API_URL: 'http://onfido.example/v3.6' }), /ONFIDO_API_URL: must be https, except on a loopback address/);
+    assert.equal(loadConfig({ ...production, ...onfido, ONFIDO_API_URL: 'http://127.0.0.1:4010/v3.6' }).ONFIDO_API_URL, 'http://127.0.0.1:4010/v3.6');
+    assert.throws(
+      () => loadConfig({ ...production, ...onfido, ONFIDO_API_TOKEN: 'api_live.SECRETVALUE-x', ONFIDO_REGION: 'xx' }),
+      (error: Error) => !error.message.includes('SECRETVALUE'),
+      'an error never shows the token',
+    );
   });
 
   it('refuses the sandbox registers in production and needs ABR_GUID for the live ones', () => {

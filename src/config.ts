@@ -62,6 +62,8 @@ const settings = {
   PAYMENT_MAX_AMOUNT: { schema: Type.Integer({ minimum: 100, maximum: 1_000_000_000 }), default: 10_000_000, doc: 'the largest ATO payment a partner may create, in cents (default $100,000; at most $10,000,000)' },
   VERIFICATION_MAX_ATTEMPTS: { schema: Type.Integer({ minimum: 1, maximum: 10 }), default: 3, doc: 'attempts a person has at identity verification before they are LOCKED_OUT' },
   VERIFICATION_LINK_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 30 }), default: 7, doc: 'how long a verification link stays usable before it is opened' },
+  IDENTITY_ABANDONED_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 365 }), default: 30, doc: 'a person who gave something at identity verification but never submitted is forgotten at the identity provider once they have had no working link or session for this many days; a later link starts them afresh (decision 132)' },
+  IDENTITY_RETENTION_DAYS: { schema: Type.Integer({ minimum: 30, maximum: 36_500 }), default: 2557, doc: 'how long the identity provider keeps what a person gave after their outcome (or after they stopped, having submitted), before PVS has it forgotten; default seven years, for the partner\'s AML/CTF record keeping (decision 132)' },
   PAYMENT_LINK_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2_160 }), default: 336, doc: 'how long a hosted payment link stays usable (default 14 days; regenerating gives a new one)' },
   SCREENING_MATCH_THRESHOLD: { schema: Type.Number({ minimum: 0.5, maximum: 1 }), default: 0.8, doc: 'screening score (0.5 to 1) at or above which a name is a possible match' },
   MONITORING_BATCH_SIZE: {
@@ -73,7 +75,11 @@ const settings = {
   REGISTERS: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]), default: 'sandbox', doc: 'business registers a lookup reads: `sandbox` (CONTRACT §13 test values and synthetic companies) or `live` (ABR ABN Lookup, the imported ASIC company dataset)' },
   ABR_GUID: { schema: Type.String({ pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' }), default: undefined, doc: 'the authentication GUID ABR issued for ABN Lookup web services, with REGISTERS=live' },
   ABR_BASE_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'another address for ABR\'s JSON services (a local test server); unset means https://abr.business.gov.au/json' },
-  IDENTITY_PROVIDER: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('none')]), default: undefined, doc: 'who keeps the details, documents and selfies of people being verified and runs their checks: `sandbox` (CONTRACT §13 last names; the sandbox default) or `none` (the production default until a real provider is integrated: every identity step answers that the service is unavailable; src/providers/identity/README.md)' },
+  IDENTITY_PROVIDER: { schema: Type.Union([Type.Literal('sandbox'), Type.Literal('onfido'), Type.Literal('none')]), default: undefined, doc: 'who keeps the details, documents and selfies of people being verified and runs their checks: `sandbox` (CONTRACT §13 last names; the sandbox default), `onfido` (docs/providers.md) or `none` (the production default: every identity step answers that the service is unavailable)' },
+  ONFIDO_API_TOKEN: { schema: Type.String({ pattern: '^api_(sandbox|live)(_[a-z]{2})?\\.[A-Za-z0-9._-]{8,}$' }), default: undefined, doc: 'Onfido API token (`api_live.…`; `api_sandbox.…` outside production), with IDENTITY_PROVIDER=onfido' },
+  ONFIDO_REGION: { schema: Type.Union([Type.Literal('eu'), Type.Literal('us'), Type.Literal('ca')]), default: undefined, doc: 'the Onfido region the account lives in, and so where people\'s details are processed (`eu`, `us` or `ca`), with IDENTITY_PROVIDER=onfido; the consent step names it' },
+  ONFIDO_WEBHOOK_TOKEN: { schema: Type.String({ pattern: '^[A-Za-z0-9_-]{16,}$' }), default: undefined, doc: 'the token of the Onfido webhook that calls `POST /providers/onfido/webhooks`, which signs its `X-SHA2-Signature`, with IDENTITY_PROVIDER=onfido' },
+  ONFIDO_API_URL: { schema: Type.String({ pattern: '^https?://[^/]+(/.*)?$' }), default: undefined, doc: 'another address for Onfido\'s API, ending in its version (a proxy, or the local stand-in: docs/providers.md); unset means the region\'s `https://api.<region>.onfido.com/v3.6`; plain http only on a loopback address' },
   EVIDENCE_DETAIL_ENABLED: { schema: Type.Boolean(), default: true, doc: '`false` makes the evidence endpoints (document-details, aml-matches) answer UPSTREAM_UNAVAILABLE; an operator can change it while PVS runs, without a restart (runtime setting, docs/operators.md), and that change wins until it is reset' },
   DEED_EXTRACTOR: { schema: Type.Union([Type.Literal('rules'), Type.Literal('llm')]), default: 'rules', doc: 'what reads parties from a deed: `rules` (in-house, nothing leaves PVS) or `llm` (an OpenAI-compatible chat endpoint, DEED_LLM_URL: the deed text is sent there; every quote it gives is checked against its page)' },
   DEED_LLM_URL: { schema: Type.String({ pattern: '^https?://' }), default: undefined, doc: 'the OpenAI-compatible API base (…/v1), with DEED_EXTRACTOR=llm' },
@@ -95,7 +101,7 @@ const settings = {
 } satisfies Record<string, { schema: TSchema; default: unknown; doc: string }>;
 
 /** Settings whose values are keys: an error about one never shows it. */
-const secretSettings = new Set(['SECRET_KEY', 'PREVIOUS_SECRET_KEYS', 'STRIPE_SECRET_KEY', 'ABR_GUID', 'DEED_LLM_API_KEY']);
+const secretSettings = new Set(['SECRET_KEY', 'PREVIOUS_SECRET_KEYS', 'STRIPE_SECRET_KEY', 'ABR_GUID', 'DEED_LLM_API_KEY', 'ONFIDO_API_TOKEN', 'ONFIDO_WEBHOOK_TOKEN']);
 
 type Settings = typeof settings;
 type Parsed = { [K in keyof Settings]: Settings[K]['default'] extends undefined ? Static<Settings[K]['schema']> | undefined : Static<Settings[K]['schema']> };
@@ -106,7 +112,7 @@ export type Config = Readonly<
     SECRET_KEY: string;
     PREVIOUS_SECRET_KEYS: readonly string[];
     BILLING_RUN_WINDOW_SECONDS: number;
-    IDENTITY_PROVIDER: 'sandbox' | 'none';
+    IDENTITY_PROVIDER: 'sandbox' | 'onfido' | 'none';
   }
 >;
 
@@ -151,8 +157,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.ENVIRONMENT === 'production' && parsed.REGISTERS === 'sandbox') throw new ConfigError('REGISTERS: production refuses the sandbox registers; set live');
   if (parsed.REGISTERS === 'live' && !parsed.ABR_GUID) throw new ConfigError('ABR_GUID: required when REGISTERS=live');
   if (parsed.ENVIRONMENT === 'production' && parsed.IDENTITY_PROVIDER === 'sandbox') {
-    throw new ConfigError('IDENTITY_PROVIDER: production refuses the sandbox identity provider; no real one is integrated yet, so leave it unset (none)');
+    throw new ConfigError('IDENTITY_PROVIDER: production refuses the sandbox identity provider; set onfido');
   }
+  if (parsed.IDENTITY_PROVIDER === 'onfido') onfidoProblems(parsed);
   const { BILLING_RUN_WINDOW: window, IDENTITY_PROVIDER: identity, PREVIOUS_SECRET_KEYS: previousText, ...rest } = parsed;
   const identityProvider = identity ?? (parsed.ENVIRONMENT === 'sandbox' ? 'sandbox' : 'none');
   const windowSeconds = window === undefined ? (parsed.ENVIRONMENT === 'sandbox' ? 10 : 86_400) : durationSeconds(window);
@@ -177,6 +184,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     BILLING_RUN_WINDOW_SECONDS: windowSeconds,
     IDENTITY_PROVIDER: identityProvider,
   });
+}
+
+/** Onfido's settings, all required with it; production refuses a sandbox token, whose checks are made up. */
+function onfidoProblems(parsed: Parsed): void {
+  for (const name of ['ONFIDO_API_TOKEN', 'ONFIDO_REGION', 'ONFIDO_WEBHOOK_TOKEN'] as const) {
+    if (!parsed[name]) throw new ConfigError(`${name}: required when IDENTITY_PROVIDER=onfido`);
+  }
+  if (parsed.ENVIRONMENT === 'production' && parsed.ONFIDO_API_TOKEN!.startsWith('api_sandbox')) {
+    throw new ConfigError('ONFIDO_API_TOKEN: production refuses an Onfido sandbox token (api_sandbox.…): its checks are simulated; use a live token');
+  }
+  const url = parsed.ONFIDO_API_URL && new URL(parsed.ONFIDO_API_URL);
+  if (url && url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    throw new ConfigError('ONFIDO_API_URL: must be https, except on a loopback address (a local stand-in)');
+  }
 }
 
 /** METRICS_ADDRESS as a host (brackets off an IPv6 address) and a port. */

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { createManualClock } from '../src/platform/clock.ts';
 import type { Database } from '../src/platform/db/database.ts';
 import { openPostgres } from '../src/platform/db/postgres.ts';
-import { defineJob, PermanentJobError, SlotPayload, type JobContext, type JobDefinition } from '../src/platform/jobs/job.ts';
+import { defineJob, JobWaitError, PermanentJobError, SlotPayload, type JobContext, type JobDefinition } from '../src/platform/jobs/job.ts';
 import { claimJobs, extendLease, findJob, markFailed, markRetry, markSucceeded, type JobRow } from '../src/platform/jobs/jobs.repository.ts';
 import { createJobQueue, slotKey } from '../src/platform/jobs/queue.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../src/platform/jobs/worker.ts';
@@ -318,6 +318,43 @@ describe('retries', () => {
     clock.advance(3600_000);
     assert.equal(await w.drain(), 0);
     assert.equal(calls, 1);
+  });
+
+  it('waits uncounted on JobWaitError, as often as it is thrown, and wake runs the waiting job now', async () => {
+    const seen: number[] = [];
+    let waits = 3;
+    const def = defineJob({
+      kind: 'test.waiting',
+      payload: Type.Object({}),
+      retry: { maxAttempts: 2, backoffSeconds: [1] },
+      handler: async (_payload, ctx) => {
+        seen.push(ctx.attempt);
+        if (waits-- > 0) throw new JobWaitError('the provider is still checking', 600);
+      },
+    });
+    const { clock, queue, worker } = harness([def]);
+    const { id } = await db.transaction((tx) => queue.enqueue(tx, def, {}, { key: 'waiting:1' }));
+    const w = worker();
+    const waitedAt = clock.now();
+    assert.equal(await w.drain(), 1);
+    let row = await job(id);
+    assert.deepEqual([row.status, row.attempts, row.last_error], ['QUEUED', 0, 'the provider is still checking']);
+    assert.equal(row.run_at.getTime(), waitedAt.getTime() + 600_000);
+    assert.equal(await w.drain(), 0, 'not before its time');
+
+    clock.advance(60_000);
+    assert.equal(await queue.wake(db, 'waiting:1'), true, 'woken');
+    assert.equal(await queue.wake(db, 'waiting:unknown'), false);
+    assert.equal(await w.drain(), 1, 'runs at once when woken');
+    assert.equal(await queue.wake(db, 'waiting:1'), true);
+    assert.equal(await w.drain(), 1);
+    assert.equal((await job(id)).attempts, 0, 'three waits spent none of the two attempts');
+    assert.equal(await queue.wake(db, 'waiting:1'), true);
+    assert.equal(await w.drain(), 1);
+    row = await job(id);
+    assert.deepEqual([row.status, row.attempts], ['SUCCEEDED', 1]);
+    assert.deepEqual(seen, [1, 1, 1, 1], 'every run is the first attempt');
+    assert.equal(await queue.wake(db, 'waiting:1'), false, 'a finished job is not woken');
   });
 });
 

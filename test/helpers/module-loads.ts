@@ -22,7 +22,7 @@ export const tracingPackages = [
   '@fastify/otel',
 ];
 
-export const heavyPackages = ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@napi-rs/canvas', 'sharp', 'pdfkit', 'fontkit', '@aws-sdk/*', '@smithy/*', 'stripe'];
+export const heavyPackages = ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@napi-rs/canvas', 'sharp', 'pdfkit', 'fontkit', '@aws-sdk/*', '@smithy/*', 'stripe', '@onfido/api', 'axios'];
 
 /** The URLs in a file record-loads.mjs wrote, one a line. */
 export function readLoads(file: string): string[] {

@@ -237,6 +237,8 @@ describe('provider calls', () => {
         found: async () => ({ ok: true }),
         missing: async () => ({ ok: false, reason: 'NOT_FOUND' }),
         down: async () => ({ ok: false, reason: 'UNAVAILABLE' }),
+        outage: async () => ({ ok: false, kind: 'unavailable', message: 'Onfido answered 503' }),
+        pending: async () => ({ ok: false, kind: 'pending', retryInSeconds: 30, message: 'checks running' }),
         broken: async () => {
           throw new Error('boom');
         },
@@ -252,13 +254,15 @@ describe('provider calls', () => {
     await provider.found();
     await provider.missing();
     await provider.down();
+    await provider.outage();
+    await provider.pending();
     await assert.rejects(provider.broken(), /boom/);
     await assert.rejects(provider.slow(), /timeout/);
     const all = samples(await metrics.registry.metrics());
     const count = (operation: string, outcome: string) => valueOf(all, 'pvs_provider_request_duration_seconds_count', { provider: 'registers', operation, outcome });
     assert.deepEqual(
-      [count('found', 'ok'), count('missing', 'ok'), count('down', 'error'), count('broken', 'error'), count('slow', 'timeout'), count('plain', 'ok')],
-      [1, 1, 1, 1, 1, 0],
+      [count('found', 'ok'), count('missing', 'ok'), count('down', 'error'), count('outage', 'error'), count('pending', 'ok'), count('broken', 'error'), count('slow', 'timeout'), count('plain', 'ok')],
+      [1, 1, 1, 1, 1, 1, 1, 0],
     );
   });
 });

@@ -154,11 +154,13 @@ describe('the page’s session cookie and what /v/{token} may show', () => {
     assert.equal(read.statusCode, 200, read.body);
   });
 
+  const sandboxTerms = { documentTypes: ['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'], disclosure: null };
+
   it('linkPage: start for a fresh link (without spending it), resume with the own session, why not otherwise', async () => {
     const { requestId, individualId, token } = await linked();
     const sessions = t.services.verificationSessions;
-    assert.deepEqual(await sessions.linkPage(token, undefined), { kind: 'start', partnerName: 'Ledger Tax', role: 'DIRECTOR', roleDescription: null, entityName: null });
-    assert.deepEqual(await sessions.linkPage(token, undefined), { kind: 'start', partnerName: 'Ledger Tax', role: 'DIRECTOR', roleDescription: null, entityName: null }, 'reading did not spend it');
+    assert.deepEqual(await sessions.linkPage(token, undefined), { kind: 'start', partnerName: 'Ledger Tax', role: 'DIRECTOR', roleDescription: null, entityName: null, provider: sandboxTerms });
+    assert.deepEqual(await sessions.linkPage(token, undefined), { kind: 'start', partnerName: 'Ledger Tax', role: 'DIRECTOR', roleDescription: null, entityName: null, provider: sandboxTerms }, 'reading did not spend it');
     assert.deepEqual(await sessions.linkPage('B'.repeat(43), undefined), { kind: 'unknown' });
     const p = await openLink(t, token);
     assert.equal((await sessions.linkPage(token, p.sessionToken)).kind, 'resume');

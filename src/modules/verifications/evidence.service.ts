@@ -54,6 +54,7 @@ export type RegisterRecord =
 const messages = {
   switchedOff: 'Evidence detail is switched off for now (EVIDENCE_DETAIL_ENABLED); try again later.',
   noSubject: 'The person has not given any details yet: there is no evidence until they submit.',
+  deleted: (at: Date) => `The identity provider was told to delete this person’s details and documents on ${at.toISOString().slice(0, 10)}, under PVS’s retention rules: there is no evidence to show.`,
   notChecked: 'The person has not submitted yet, or their checks have not finished: there is no evidence until an attempt is checked.',
   forgotten: 'The identity provider holds nothing for this individual.',
   providerDown: 'The identity provider is not answering; try again later.',
@@ -123,7 +124,7 @@ export function createEvidenceService(deps: {
   /** The provider's evidence of the latest checked attempt, or why there is none. */
   async function fetchEvidence(individual: repo.IndividualRow, includeScans: boolean): Promise<Fetched> {
     if (!(await deps.settings.evidenceDetailEnabled())) return { status: 'UPSTREAM_UNAVAILABLE', message: messages.switchedOff };
-    if (!individual.subject_ref) return { status: 'NOT_AVAILABLE', message: messages.noSubject };
+    if (!individual.subject_ref) return { status: 'NOT_AVAILABLE', message: individual.subject_forgotten_at ? messages.deleted(individual.subject_forgotten_at) : messages.noSubject };
     const answer = await deps.identity.evidence(individual.subject_ref, { includeScans });
     if (!answer.ok) return answer.kind === 'not_found' ? { status: 'NOT_AVAILABLE', message: messages.forgotten } : { status: 'UPSTREAM_UNAVAILABLE', message: messages.providerDown };
     if (!answer.evidence) return { status: 'NOT_AVAILABLE', message: messages.notChecked };

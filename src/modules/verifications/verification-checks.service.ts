@@ -15,7 +15,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import type { JobContext } from '../../platform/jobs/job.ts';
+import { JobWaitError, type JobContext } from '../../platform/jobs/job.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
@@ -205,6 +205,8 @@ export function createVerificationCheckService(deps: {
       if (!individual?.subject_ref || attempt?.status !== 'CHECKING') return;
 
       const verified = await deps.identity.verify(individual.subject_ref, { attempt: number });
+      // Checks still running at the provider: wait, uncounted; its webhook wakes the job sooner.
+      if (!verified.ok && verified.kind === 'pending') throw new JobWaitError(`Verification checks for ${individualId} attempt ${number}: ${verified.message}`, verified.retryInSeconds);
       if (!verified.ok) return checksDown(individualId, number, ctx, verified.message);
       const mrz = await mrzCheck(individual.subject_ref, number);
       if (mrz === 'unavailable') return checksDown(individualId, number, ctx, 'the identity provider could not give the document image');

@@ -12,12 +12,12 @@ import { cleanImage } from '../../platform/images.ts';
 import type { Outbox } from '../../platform/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { tenantOf } from '../../platform/tenancy.ts';
-import type { IdentityDocument, IdentityDocumentFields, IdentityImage, IdentityProvider, IdentityStep, PersonDetails } from '../../providers/identity/identity-provider.ts';
+import type { IdentityDocument, IdentityDocumentFields, IdentityDisclosure, IdentityDocumentType, IdentityImage, IdentityProvider, IdentityStep, PersonDetails, SaveResult } from '../../providers/identity/identity-provider.ts';
 import type { ChargeService } from '../billing/charges.service.ts';
 import type { LookupService } from '../lookups/lookups.service.ts';
 import { isCountryCode } from '../screening/formats/countries.ts';
 import { verificationIndividualInProgress } from '../webhooks/events/verifications.events.ts';
-import { verificationCheckJob } from './verifications.jobs.ts';
+import { checkJobKey, verificationCheckJob } from './verifications.jobs.ts';
 import * as repo from './verifications.repository.ts';
 import { terminalStatuses } from './verifications.schemas.ts';
 
@@ -42,8 +42,14 @@ export interface SessionView {
 export type LinkPage =
   | { kind: 'unknown' }
   | { kind: 'invalid'; reason: 'SPENT' | 'REPLACED' | 'EXPIRED' | 'FINISHED' }
-  | { kind: 'start'; partnerName: string; role: string; roleDescription: string | null; entityName: string | null }
-  | { kind: 'resume'; view: SessionView; entityName: string | null };
+  | { kind: 'start'; partnerName: string; role: string; roleDescription: string | null; entityName: string | null; provider: ProviderTerms }
+  | { kind: 'resume'; view: SessionView; entityName: string | null; provider: ProviderTerms };
+
+/** What the page tells the person of the identity provider: the documents it takes, and who gets their data where. */
+export interface ProviderTerms {
+  documentTypes: readonly IdentityDocumentType[];
+  disclosure: IdentityDisclosure | null;
+}
 
 export interface DocumentUpload extends IdentityDocumentFields {
   front: Uint8Array;
@@ -67,6 +73,7 @@ export function createVerificationSessionService(deps: {
   lookups: Pick<LookupService, 'entityNameOf'>;
 }) {
   const { db, clock, outbox } = deps;
+  const provider: ProviderTerms = { documentTypes: deps.identity.documentTypes, disclosure: deps.identity.disclosure };
 
   /** The business the individual is verified for: the request's entity name, or its bound lookup's. */
   async function entityNameOf(individual: repo.IndividualRow): Promise<string | null> {
@@ -175,8 +182,7 @@ export function createVerificationSessionService(deps: {
       const problems = detailsProblems(details, clock.now());
       if (problems.length) throw fieldProblems(problems);
       const subjectRef = await subjectOf(individual);
-      const saved = await deps.identity.saveDetails(subjectRef, details);
-      if (!saved.ok) throw identityUnavailable();
+      refusedOrDown(await deps.identity.saveDetails(subjectRef, details));
     },
 
     /** The identity document: its fields and images (JPEG or PNG by their bytes, ≤ 10 MiB, metadata stripped). */
@@ -184,12 +190,14 @@ export function createVerificationSessionService(deps: {
       await assertStepsOpen(individual);
       const { front, back, ...fields } = upload;
       const problems = documentProblems(fields, clock.now());
+      if (!deps.identity.documentTypes.includes(fields.type)) {
+        problems.unshift({ pointer: '/type', message: `cannot be checked here; use ${acceptedDocuments(deps.identity.documentTypes)}` });
+      }
       const frontImage = imageAt('/front', front, problems);
       const backImage = back && imageAt('/back', back, problems);
       if (problems.length) throw fieldProblems(problems);
       const document: IdentityDocument = { ...fields, front: frontImage!, ...(backImage ? { back: backImage } : {}) };
-      const saved = await deps.identity.saveDocument(await subjectOf(individual), document);
-      if (!saved.ok) throw identityUnavailable();
+      refusedOrDown(await deps.identity.saveDocument(await subjectOf(individual), document));
     },
 
     async saveSelfie(individual: repo.IndividualRow, image: Uint8Array): Promise<void> {
@@ -197,8 +205,7 @@ export function createVerificationSessionService(deps: {
       const problems: FieldProblem[] = [];
       const selfie = imageAt('/image', image, problems);
       if (!selfie) throw fieldProblems(problems);
-      const saved = await deps.identity.saveSelfie(await subjectOf(individual), selfie);
-      if (!saved.ok) throw identityUnavailable();
+      refusedOrDown(await deps.identity.saveSelfie(await subjectOf(individual), selfie));
     },
 
     /**
@@ -229,7 +236,7 @@ export function createVerificationSessionService(deps: {
           product: 'VERIFICATION_INDIVIDUAL',
           referenceId: locked.id,
         });
-        await deps.queue.enqueue(tx, verificationCheckJob, { individualId: locked.id, attempt: number }, { key: `verification-check:${locked.id}:${number}` });
+        await deps.queue.enqueue(tx, verificationCheckJob, { individualId: locked.id, attempt: number }, { key: checkJobKey(locked.id, number) });
         return { status: 'CHECKING' as const, attemptsRemaining: Math.max(0, locked.max_attempts - locked.attempt_count - 1) };
       });
     },
@@ -245,7 +252,7 @@ export function createVerificationSessionService(deps: {
       if (!link) return { kind: 'unknown' };
       const session = await this.individualOf(sessionToken);
       if (session && session.individual.id === link.individual_id) {
-        return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt), entityName: await entityNameOf(session.individual) };
+        return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt), entityName: await entityNameOf(session.individual), provider };
       }
       if (link.used_at) return { kind: 'invalid', reason: 'SPENT' };
       if (link.replaced_at) return { kind: 'invalid', reason: 'REPLACED' };
@@ -258,6 +265,7 @@ export function createVerificationSessionService(deps: {
         role: individual.role,
         roleDescription: individual.role_description,
         entityName: await entityNameOf(individual),
+        provider,
       };
     },
   };
@@ -279,6 +287,21 @@ function assertOpen(individual: repo.IndividualRow): void {
   if (individual.status !== 'IN_PROGRESS') {
     throw new AppError('INVALID_STATE', `This verification is ${individual.status}; nothing can be changed now`);
   }
+}
+
+/** A step the provider refused is the person's to correct, at the field it names; an outage is a 503. */
+function refusedOrDown(saved: SaveResult): void {
+  if (saved.ok) return;
+  if (saved.kind === 'rejected') throw fieldProblems([{ pointer: saved.pointer, message: saved.message }]);
+  throw identityUnavailable();
+}
+
+const documentNames: Record<IdentityDocumentType, string> = { PASSPORT: 'a passport', DRIVER_LICENCE: 'an Australian driver licence', MEDICARE: 'a Medicare card' };
+
+/** `a passport or an Australian driver licence` */
+export function acceptedDocuments(types: readonly IdentityDocumentType[]): string {
+  const names = types.map((type) => documentNames[type]);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'no document');
 }
 
 function identityUnavailable(): AppError {

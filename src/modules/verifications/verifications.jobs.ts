@@ -1,7 +1,7 @@
 // The check job: one per submitted attempt. The session service enqueues it from here; the handler, which
-// calls the check service, is bound in verifications.module.ts.
+// calls the check service, is bound in verifications.module.ts. And the hourly identity retention run.
 import { Type } from '@sinclair/typebox';
-import { defineJobSpec } from '../../platform/jobs/job.ts';
+import { defineJobSpec, SlotPayload } from '../../platform/jobs/job.ts';
 
 /**
  * Checks that find the identity provider, the screening engine or the register down are tried again
@@ -15,5 +15,11 @@ export const verificationCheckJob = defineJobSpec({
   retry: { maxAttempts: 10, backoffSeconds: [30, 60, 120, 300, 600, 1800, 3600] },
 });
 
+/** The one check job of an individual's attempt: enqueueing is idempotent, and a provider's notification wakes it. */
+export const checkJobKey = (individualId: string, attempt: number): string => `verification-check:${individualId}:${attempt}`;
+
+/** Forgets at the identity provider the people the retention rules say to (identity-retention.ts). */
+export const identityRetentionJob = defineJobSpec({ kind: 'verifications.identity-retention', payload: SlotPayload, everySeconds: 3600 });
+
 /** What the queue must know before the service that enqueues it exists. */
-export const verificationJobSpecs = [verificationCheckJob];
+export const verificationJobSpecs = [verificationCheckJob, identityRetentionJob];

@@ -1,6 +1,7 @@
 // The verifications module's wiring: verification requests and their links, the person's hosted session,
 // the check job (the identity provider the composition root chose, PVS's own passport MRZ reading, AML
-// screening), operators' decisions, the evidence endpoints and the PDF reports (see README.md).
+// screening), operators' decisions, the evidence endpoints, the PDF reports and the hourly identity
+// retention run (see README.md).
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/database.ts';
@@ -21,7 +22,9 @@ import type { ScreeningService } from '../screening/screening.service.ts';
 import type { RuntimeSettings } from '../settings/runtime-settings.ts';
 import { registerEvidenceReadRoutes } from './evidence-reads.routes.ts';
 import { registerEvidenceRoutes } from './evidence.routes.ts';
+import { registerIdentityNotificationRoutes } from './identity-notifications.routes.ts';
 import { createEvidenceService, type EvidenceService } from './evidence.service.ts';
+import { createIdentityRetention } from './identity-retention.ts';
 import { createMrzEvidence } from './mrz/mrz-evidence.ts';
 import { registerReportFileRoutes } from './reports/report-files.routes.ts';
 import { createReportService, type ReportService } from './reports/reports.service.ts';
@@ -29,7 +32,8 @@ import { createVerificationCheckService, type VerificationCheckService } from '.
 import { registerVerificationDecisionRoutes } from './verification-decisions.routes.ts';
 import { registerVerificationSessionRoutes } from './verification-sessions.routes.ts';
 import { createVerificationSessionService, type VerificationSessionService } from './verification-sessions.service.ts';
-import { verificationCheckJob } from './verifications.jobs.ts';
+import { checkJobKey, identityRetentionJob, verificationCheckJob } from './verifications.jobs.ts';
+import { findIndividualBySubject } from './verifications.repository.ts';
 import { registerVerificationRoutes } from './verifications.routes.ts';
 import { createVerificationService, type VerificationService } from './verifications.service.ts';
 
@@ -42,7 +46,7 @@ export interface VerificationModuleDeps {
   outbox: Outbox;
   queue: JobQueue;
   identity: IdentityProvider;
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VERIFICATION_LINK_DAYS' | 'VERIFICATION_MAX_ATTEMPTS'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VERIFICATION_LINK_DAYS' | 'VERIFICATION_MAX_ATTEMPTS' | 'IDENTITY_ABANDONED_DAYS' | 'IDENTITY_RETENTION_DAYS'>;
   /** Link and session token digests, report URL signatures (platform/keys). */
   keyRing: Pick<KeyRing, 'digester' | 'macKeys'>;
   idempotency: Idempotency;
@@ -105,8 +109,30 @@ export function createVerificationModule(deps: VerificationModuleDeps): Module<V
     lookups: deps.lookups,
   });
 
+  /** A provider's notification that an attempt's checks finished: its job runs now rather than at its next poll. */
+  async function checksFinished(subjectRef: string, attempt: number): Promise<boolean> {
+    const individual = await findIndividualBySubject(db, subjectRef);
+    return individual ? deps.queue.wake(db, checkJobKey(individual.id, attempt)) : false;
+  }
+
+  const retention = createIdentityRetention({
+    db,
+    clock,
+    identity,
+    logger: deps.logger.child({ module: 'verifications' }),
+    abandonedDays: config.IDENTITY_ABANDONED_DAYS,
+    retentionDays: config.IDENTITY_RETENTION_DAYS,
+  });
+
   const jobs = [
     defineJob({ ...verificationCheckJob, concurrency: 4, handler: (payload, ctx) => checks.check(payload.individualId, payload.attempt, ctx) }),
+    defineJob({
+      ...identityRetentionJob,
+      concurrency: 1,
+      handler: async () => {
+        await retention.run();
+      },
+    }),
   ] as JobDefinition[];
 
   return {
@@ -114,8 +140,12 @@ export function createVerificationModule(deps: VerificationModuleDeps): Module<V
     jobs,
     routes: {
       public: (app) => registerVerificationSessionRoutes(app, { sessions: verificationSessions }),
-      // Report URLs carry their own permission (a signature), so they are outside the /v1 guard.
-      signed: (app) => registerReportFileRoutes(app, { reports }),
+      // Report URLs and the provider's notifications carry their own permission (a signature), so they
+      // are outside the /v1 guard.
+      async signed(app) {
+        await registerReportFileRoutes(app, { reports });
+        await registerIdentityNotificationRoutes(app, { identity, checksFinished, logger: deps.logger.child({ module: 'verifications' }) });
+      },
       partner(api) {
         registerVerificationRoutes(api, { verifications, charges: deps.charges, idempotency: deps.idempotency });
         registerEvidenceRoutes(api, { evidence, reports });

@@ -112,6 +112,8 @@ export interface IndividualRow {
   check_results: CheckResultItem[];
   /** The identity provider's subject, made when the person saves their first step. */
   subject_ref: string | null;
+  /** When the provider was told to forget the subject under the retention rules (identity-retention.ts). */
+  subject_forgotten_at: Date | null;
   /** From the latest outcome; null until checks have run. */
   risk_level: RiskLevel | null;
   completed_at: Date | null;
@@ -119,7 +121,7 @@ export interface IndividualRow {
 }
 
 const individualColumns =
-  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, risk_level, completed_at, created_at';
+  'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, subject_forgotten_at, risk_level, completed_at, created_at';
 
 export async function insertIndividual(
   db: Executor,
@@ -251,6 +253,12 @@ export async function rehashSession(db: Executor, previousHash: string, currentH
 
 export async function revokeSessions(db: Executor, individualId: string, at: Date): Promise<void> {
   await db.query('UPDATE verification_sessions SET revoked_at = $2 WHERE individual_id = $1 AND revoked_at IS NULL', [individualId, at]);
+}
+
+/** The individual a provider's subject belongs to, if any still does. */
+export async function findIndividualBySubject(db: Executor, subjectRef: string): Promise<IndividualRow | undefined> {
+  const rows = await db.query<IndividualRow>(`SELECT ${individualColumns} FROM verification_individuals WHERE subject_ref = $1`, [subjectRef]);
+  return rows[0];
 }
 
 /** Records the individual's provider subject once: false when another request recorded one first. */

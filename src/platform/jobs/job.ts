@@ -59,6 +59,22 @@ export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
 }
 
+/**
+ * Thrown by a handler whose job waits on another system still at work (an identity provider's checks):
+ * the job runs again after `seconds` and the attempt is not counted, so waiting never spends the tries
+ * kept for failures. The handler bounds the wait itself (it throws an ordinary error once it has waited
+ * too long), and `wake` brings the next run forward when the other system says it has finished.
+ */
+export class JobWaitError extends Error {
+  override name = 'JobWaitError';
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export function backoffFor(policy: RetryPolicy, failedAttempt: number): number {
   const list = policy.backoffSeconds;
   return list[Math.min(failedAttempt - 1, list.length - 1)] ?? 60;

@@ -113,6 +113,22 @@ export async function markRetry(db: Executor, job: JobRow, now: Date, runAt: Dat
   return rows.length === 1;
 }
 
+/** Back to the queue for `runAt`, the attempt uncounted: the job waits on something, it did not fail. */
+export async function markWaiting(db: Executor, job: JobRow, now: Date, runAt: Date, reason: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL, run_at = $5, attempts = attempts - 1,
+       last_error = $6, updated_at = $4 WHERE ${held} RETURNING id`,
+    [job.id, job.lease_owner, job.attempts, now, runAt, reason],
+  );
+  return rows.length === 1;
+}
+
+/** Brings a queued job's next run forward to now; false when no job has the key or it is not waiting. */
+export async function wakeJob(db: Executor, key: string, now: Date): Promise<boolean> {
+  const rows = await db.query(`UPDATE jobs SET run_at = $2, updated_at = $2 WHERE key = $1 AND status = 'QUEUED' AND run_at > $2 RETURNING id`, [key, now]);
+  return rows.length === 1;
+}
+
 export async function markFailed(db: Executor, job: JobRow, now: Date, error: string): Promise<boolean> {
   const rows = await db.query(
     `UPDATE jobs SET status = 'FAILED', lease_owner = NULL, lease_expires_at = NULL, last_error = $5,

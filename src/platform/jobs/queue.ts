@@ -8,7 +8,7 @@ import type { Executor, Tx } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { currentTraceparent } from '../tracing/spans.ts';
 import { defaultRetry, type JobSpec } from './job.ts';
-import { insertJob, writeJob, type NewJob } from './jobs.repository.ts';
+import { insertJob, wakeJob, writeJob, type NewJob } from './jobs.repository.ts';
 
 export interface EnqueueOptions {
   /** When to run; now by default. */
@@ -28,6 +28,8 @@ export interface JobQueue {
   ensureSchedules(db: Executor): Promise<void>;
   /** Called after an enqueue commits, so a worker in this process can start at once. */
   onEnqueued(listener: () => void): void;
+  /** Runs the queued job of this key now rather than at its time (it waits on something that has arrived). */
+  wake(db: Executor, key: string): Promise<boolean>;
 }
 
 export function slotKey(kind: string, slotStart: Date): string {
@@ -65,6 +67,12 @@ export function createJobQueue(deps: { clock: Clock; definitions: readonly JobSp
       const result = await insertJob(tx, jobRow(definition, payload, options));
       tx.afterCommit(() => listeners.forEach((l) => l()));
       return result;
+    },
+
+    async wake(db, key) {
+      const woken = await wakeJob(db, key, deps.clock.now());
+      if (woken) listeners.forEach((l) => l());
+      return woken;
     },
 
     async enqueueHeld(tx, definition, payload, options = {}) {

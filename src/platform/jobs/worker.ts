@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import { DatabaseUnavailableError, isUnavailableError, type Database } from '../db/database.ts';
-import { backoffFor, defaultRetry, PermanentJobError, type JobContext, type JobDefinition } from './job.ts';
+import { backoffFor, defaultRetry, JobWaitError, PermanentJobError, type JobContext, type JobDefinition } from './job.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
@@ -55,7 +55,7 @@ interface Running {
 /** An outcome that could not be written because the database was unreachable; written when it is back. */
 interface HeldOutcome {
   job: repo.JobRow;
-  what: 'release' | 'retry' | 'fail';
+  what: 'release' | 'retry' | 'wait' | 'fail';
   record: () => Promise<boolean>;
 }
 
@@ -147,6 +147,14 @@ export function createWorker(options: WorkerOptions): Worker {
         const released = await recordOrHold(log, { job, what: 'release', record: () => repo.releaseJob(db, job, now) }, error);
         if (released === 'recorded') log.info({ err: describe(error) }, 'job attempt given back uncounted: the database was unavailable');
         else if (released === 'lost') log.warn({ err: describe(error) }, 'job attempt failed after its lease was lost; another worker owns it now');
+        return;
+      }
+      if (error instanceof JobWaitError) {
+        const runAt = new Date(now.getTime() + error.seconds * 1000);
+        const recorded = await recordOrHold(log, { job, what: 'wait', record: () => repo.markWaiting(db, job, now, runAt, error.message) }, error);
+        if (recorded !== 'lost') finished('waiting');
+        if (recorded === 'lost') log.warn('job waited after its lease was lost; another worker owns it now');
+        else log.info({ runAt: runAt.toISOString() }, 'job waiting; runs again uncounted');
         return;
       }
       const retry = definition.retry ?? defaultRetry;

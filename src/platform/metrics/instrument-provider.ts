@@ -15,11 +15,13 @@ function outcomeOf(error: unknown): ProviderOutcome {
 }
 
 /**
- * Some providers answer an outage rather than throw it (`{ ok: false, reason: 'UNAVAILABLE' }`): that is
- * an error too. Any other answer, a `NOT_FOUND` or a decline included, is the provider working.
+ * Some providers answer an outage rather than throw it (`{ ok: false, reason: 'UNAVAILABLE' }`, the
+ * identity provider's `{ ok: false, kind: 'unavailable' }`): that is an error too. Any other answer, a
+ * `NOT_FOUND`, a decline, a refused step or checks still running included, is the provider working.
  */
 function answerOutcome(answer: unknown): ProviderOutcome {
-  const a = answer as { ok?: unknown; reason?: unknown } | null | undefined;
+  const a = answer as { ok?: unknown; reason?: unknown; kind?: unknown } | null | undefined;
+  if (a?.ok === false && a.kind === 'unavailable') return 'error';
   if (a?.ok !== false || typeof a.reason !== 'string') return 'ok';
   if (/TIMEOUT|TIMED_OUT/.test(a.reason)) return 'timeout';
   return a.reason === 'UNAVAILABLE' ? 'error' : 'ok';

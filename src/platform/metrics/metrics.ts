@@ -9,7 +9,7 @@
 // scraping costs nothing and ten scrapers cost one reading (three small queries) every 5 s.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export type JobOutcome = 'succeeded' | 'retried' | 'failed';
+export type JobOutcome = 'succeeded' | 'retried' | 'waiting' | 'failed';
 export type DeliveryOutcome = 'delivered' | 'attempt_failed' | 'exhausted';
 export type ProviderOutcome = 'ok' | 'error' | 'timeout';
 

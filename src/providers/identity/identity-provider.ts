@@ -84,6 +84,26 @@ export interface IdentityUnavailable {
   message: string;
 }
 
+/**
+ * The provider refused what the person gave at a step (a 4xx that says the input is wrong: no face in the
+ * selfie, a document it cannot read or does not take). `pointer` is the step's field it concerns, and
+ * `message` says, in the person's words, what to do; neither carries personal details.
+ */
+export interface IdentityRejected {
+  ok: false;
+  kind: 'rejected';
+  pointer: string;
+  message: string;
+}
+
+/** The checks were started and are still running at the provider: ask again after `retryInSeconds`. */
+export interface IdentityPending {
+  ok: false;
+  kind: 'pending';
+  retryInSeconds: number;
+  message: string;
+}
+
 /** The subject is not known to the provider: never created, or forgotten. */
 export interface IdentitySubjectNotFound {
   ok: false;
@@ -93,7 +113,7 @@ export interface IdentitySubjectNotFound {
 
 export type CreateSubjectResult = { ok: true; subjectRef: string } | IdentityUnavailable;
 
-export type SaveResult = { ok: true } | IdentityUnavailable;
+export type SaveResult = { ok: true } | IdentityRejected | IdentityUnavailable;
 
 export type MissingResult = { ok: true; missing: IdentityStep[] } | IdentityUnavailable;
 
@@ -108,7 +128,7 @@ export interface Verification {
   claimed: ClaimedIdentity;
 }
 
-export type VerifyResult = Verification | IdentityUnavailable;
+export type VerifyResult = Verification | IdentityPending | IdentityUnavailable;
 
 /** What the provider holds on a verified attempt, for the partner's evidence view (CONTRACT §6). */
 export interface IdentityEvidence {
@@ -129,8 +149,30 @@ export type EvidenceResult = { ok: true; evidence: IdentityEvidence | null } | I
 
 export type ForgetResult = { ok: true } | IdentityUnavailable;
 
+/**
+ * Who receives the person's details and where they are processed, for the consent step (APP 8: a
+ * disclosure to an overseas recipient is named before it happens).
+ */
+export interface IdentityDisclosure {
+  /** The organisation that keeps and checks what the person gives: `Onfido`. */
+  recipient: string;
+  /** Where it is processed, as a place a person knows: `the European Union`. */
+  location: string;
+}
+
+/** A provider's notification that checks finished, once its signature is verified. */
+export type IdentityNotification =
+  | { ok: true; kind: 'checks_finished'; subjectRef: string; attempt: number }
+  /** Signed correctly but about nothing PVS waits for (another event type, a check PVS did not start). */
+  | { ok: true; kind: 'ignored'; reason: string }
+  | { ok: false; kind: 'bad_signature'; message: string };
+
 export interface IdentityProvider {
-  readonly name: 'sandbox' | 'none';
+  readonly name: 'sandbox' | 'none' | 'onfido';
+  /** The documents it can check, in the order the page offers them; others are refused at the document step. */
+  readonly documentTypes: readonly IdentityDocumentType[];
+  /** Null for the sandbox and `none`, which disclose nothing to anyone. */
+  readonly disclosure: IdentityDisclosure | null;
   /** A new, empty subject for one individual; PVS keeps only the reference. */
   createSubject(): Promise<CreateSubjectResult>;
   /** Each save replaces the step saved before for the subject: the person may correct a step before submitting. */
@@ -143,10 +185,17 @@ export interface IdentityProvider {
    * Runs the checks on what is saved now, as attempt `attempt`. The same attempt asked again answers the
    * first answer without running anything (a job retried after it crashed gets the same results); a step
    * saved after that changes only later attempts. Throws when a step is missing: check `missing` first.
+   * A provider whose checks take time answers `pending` until they finish; asking again then reads the
+   * checks already started, never starts a second set.
    */
   verify(subjectRef: string, input: { attempt: number }): Promise<VerifyResult>;
   /** What the last verified attempt was run on; images only with `includeScans`. */
   evidence(subjectRef: string, input: { includeScans: boolean }): Promise<EvidenceResult>;
   /** Deletes everything the provider holds on the subject. Forgetting an unknown subject succeeds. */
   forget(subjectRef: string): Promise<ForgetResult>;
+  /**
+   * For a provider that reports finished checks by webhook: verifies the signature over the raw body and
+   * says which subject's attempt finished. Absent when the provider answers `verify` at once.
+   */
+  notification?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<IdentityNotification>;
 }

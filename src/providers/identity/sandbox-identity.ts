@@ -149,6 +149,8 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
 
   return {
     name: 'sandbox',
+    documentTypes: ['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'],
+    disclosure: null,
 
     async createSubject() {
       const subjectRef = `sbx_subject_${randomBytes(16).toString('base64url')}`;

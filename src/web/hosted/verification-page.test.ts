@@ -1,10 +1,10 @@
 // Where a reopened verification page picks up: the outcome first (an operator's decision outranks the
 // attempt it decided), then checks still running, a failed or unchecked attempt, then the first step not saved.
 // And the consent step's first words: who asked, as what, for which business; never a note the partner
-// did not write.
+// did not write. And what it says of the identity provider: who gets the details, where, and which documents.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SessionView } from '../../modules/verifications/verification-sessions.service.ts';
+import type { ProviderTerms, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
 import { askedSentence, describeRoles, renderVerificationPage, stepOf } from './verification-page.ts';
 
 function view(status: string, attempt: string | null, completedSteps: SessionView['completedSteps'] = []): SessionView {
@@ -17,6 +17,8 @@ function view(status: string, attempt: string | null, completedSteps: SessionVie
     attempt: attempt ? { number: 1, status: attempt as NonNullable<SessionView['attempt']>['status'] } : null,
   };
 }
+
+const sandboxTerms: ProviderTerms = { documentTypes: ['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'], disclosure: null };
 
 it('resumes at the first step not saved, then the review', () => {
   assert.equal(stepOf(view('IN_PROGRESS', null)), 'details');
@@ -72,7 +74,7 @@ it('says nothing of roles it does not know, and keeps the partner’s own descri
 
 it('shows no note from the partner, which SPEC gives no field for, and escapes every word', () => {
   const start = (roleDescription: string | null, entityName: string | null) =>
-    renderVerificationPage({ kind: 'start', partnerName: 'Demo <Partner>', role: 'DIRECTOR', roleDescription, entityName });
+    renderVerificationPage({ kind: 'start', partnerName: 'Demo <Partner>', role: 'DIRECTOR', roleDescription, entityName, provider: sandboxTerms });
   const page = start('SECRETARY', 'WATTLE & CREEK <PTY> LTD');
   assert.match(page, /<p id="asked">Demo &lt;Partner&gt; has asked you to verify your identity as a director and company secretary of WATTLE &amp; CREEK &lt;PTY&gt; LTD\.<\/p>/);
   assert.doesNotMatch(page, /Note from/);
@@ -81,4 +83,19 @@ it('shows no note from the partner, which SPEC gives no field for, and escapes e
   const described = start('Signs the <b>tax</b> returns', null);
   assert.match(described, /Demo &lt;Partner&gt; describes your role as “Signs the &lt;b&gt;tax&lt;\/b&gt; returns”\./);
   assert.doesNotMatch(described, /Note from/);
+});
+
+it('names a provider abroad and where it processes the details before the person agrees, and offers only the documents it takes', () => {
+  const render = (provider: ProviderTerms) => renderVerificationPage({ kind: 'start', partnerName: 'Demo Partner', role: 'DIRECTOR', roleDescription: null, entityName: null, provider });
+  const sandbox = render(sandboxTerms);
+  assert.doesNotMatch(sandbox, /leaves Australia/);
+  assert.match(sandbox, /<li>Photos of your passport, Australian driver licence or Medicare card<\/li>/);
+  assert.match(sandbox, /id="type-medicare"/);
+
+  const onfido = render({ documentTypes: ['PASSPORT', 'DRIVER_LICENCE'], disclosure: { recipient: 'Onfido', location: 'the European Union' } });
+  assert.match(onfido, /Onfido, an identity verification service, keeps your details and photos and checks them\. Onfido processes them in the European Union, so your information leaves Australia for this check\./);
+  assert.match(onfido, /<label for="consent">I agree to my details and photos being used to verify my identity for Demo Partner, and being sent to Onfido in the European Union for that\.<\/label>/);
+  assert.match(onfido, /<li>Photos of your passport or Australian driver licence<\/li>/);
+  assert.doesNotMatch(onfido, /id="type-medicare"/);
+  assert.match(onfido, /id="type-licence"/);
 });

@@ -4,7 +4,8 @@
 // consents (the script's POST), never by loading the page, so a link preview cannot spend it.
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
-import type { LinkPage, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
+import type { LinkPage, ProviderTerms, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
+import type { IdentityDisclosure, IdentityDocumentType } from '../../providers/identity/identity-provider.ts';
 import { html, page, type Html } from '../html.ts';
 import type { LinkNotice } from './link-notice.ts';
 
@@ -221,7 +222,27 @@ ${body}
 </section>`;
 }
 
-function consentStep(who: { partnerName: string; role: string; roleDescription: string | null; entityName: string | null }, current: Step): Html {
+const planNames: Record<IdentityDocumentType, string> = { PASSPORT: 'passport', DRIVER_LICENCE: 'Australian driver licence', MEDICARE: 'Medicare card' };
+
+/** `your passport or Australian driver licence` */
+function documentsSentence(types: readonly IdentityDocumentType[]): string {
+  const names = types.map((type) => planNames[type]);
+  return `your ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}`;
+}
+
+/**
+ * How the person's information is used. A provider outside Australia is named with where it processes
+ * it, before the person agrees (Australian Privacy Principles 5 and 8: a disclosure overseas is said,
+ * with the country, at collection).
+ */
+function usedSentence(partnerName: string, disclosure: IdentityDisclosure | null): Html {
+  const checker = disclosure
+    ? html`${disclosure.recipient}, an identity verification service, keeps your details and photos and checks them. ${disclosure.recipient} processes them in ${disclosure.location}, so your information leaves Australia for this check.`
+    : html`An identity verification service checks them.`;
+  return html`<p>Your details and photos are used only to verify your identity for ${partnerName}. ${checker} Your name is also checked against lists that the law requires businesses to check. ${partnerName} is told whether your identity was verified.</p>`;
+}
+
+function consentStep(who: { partnerName: string; role: string; roleDescription: string | null; entityName: string | null }, provider: ProviderTerms, current: Step): Html {
   // SPEC gives the partner no field for a note to the person: the page shows none. A description that is
   // the partner's own words about the role is said to be theirs.
   const { described } = describeRoles(who.role, who.roleDescription);
@@ -233,17 +254,17 @@ ${described ? html`<p>${who.partnerName} describes your role as â€œ${described}â
 <h2>What we will ask for</h2>
 <ol class="plan">
 <li>Your name, date of birth and home address</li>
-<li>Photos of your passport, Australian driver licence or Medicare card</li>
+<li>Photos of ${documentsSentence(provider.documentTypes)}</li>
 <li>A photo of your face, taken with your camera or uploaded</li>
 <li>A last check before you submit</li>
 </ol>
 <p>It takes about 5 minutes. Have your document with you.</p>
 <h2>How your information is used</h2>
-<p>Your details and photos are used only to verify your identity for ${who.partnerName}. An identity verification service checks them, including with the organisation that issued your document, and your name is checked against lists that the law requires businesses to check. ${who.partnerName} is told whether your identity was verified.</p>
+${usedSentence(who.partnerName, provider.disclosure)}
 <form id="consent-form" novalidate>
 <div class="field checkbox" data-pointer="/consent" data-name="Your agreement">
 <input type="checkbox" id="consent" aria-describedby="consent-error">
-<label for="consent">I agree to my details and photos being used to verify my identity for ${who.partnerName}.</label>
+<label for="consent">I agree to my details and photos being used to verify my identity for ${who.partnerName}${provider.disclosure ? html`, and being sent to ${provider.disclosure.recipient} in ${provider.disclosure.location} for that` : ''}.</label>
 <p class="field-error" id="consent-error" hidden></p>
 </div>
 <button type="submit">Continue</button>
@@ -289,7 +310,7 @@ ${field({ id: 'phone', pointer: '/phone', name: 'Your phone number', label: html
 const textsFor = (texts: { passport?: string; licence?: string; medicare?: string }) =>
   html`${texts.passport ? html` data-text-passport="${texts.passport}"` : ''}${texts.licence ? html` data-text-driver_licence="${texts.licence}"` : ''}${texts.medicare ? html` data-text-medicare="${texts.medicare}"` : ''}`;
 
-function documentStep(current: Step): Html {
+function documentStep(types: readonly IdentityDocumentType[], current: Step): Html {
   const choice = (value: string, id: string, label: string) =>
     html`<div class="choice"><input type="radio" name="type" id="${id}" value="${value}" aria-describedby="type-error"><label for="${id}">${label}</label></div>`;
   return section(
@@ -298,7 +319,7 @@ function documentStep(current: Step): Html {
     html`<form id="document-form" novalidate>
 <fieldset class="field" id="type" data-pointer="/type" data-name="The document type">
 <legend>Which document will you use?</legend>
-<div class="choices">${choice('PASSPORT', 'type-passport', 'Passport')}${choice('DRIVER_LICENCE', 'type-licence', 'Australian driver licence')}${choice('MEDICARE', 'type-medicare', 'Medicare card')}</div>
+<div class="choices">${types.includes('PASSPORT') ? choice('PASSPORT', 'type-passport', 'Passport') : ''}${types.includes('DRIVER_LICENCE') ? choice('DRIVER_LICENCE', 'type-licence', 'Australian driver licence') : ''}${types.includes('MEDICARE') ? choice('MEDICARE', 'type-medicare', 'Medicare card') : ''}</div>
 <p class="field-error" id="type-error" hidden></p>
 </fieldset>
 ${field({ id: 'issuing-country', pointer: '/issuingCountry', name: 'The country', label: 'Country that issued the passport', showFor: 'PASSPORT', control: (d) => countrySelect('issuing-country', d) })}
@@ -444,9 +465,9 @@ export function renderVerificationPage(state: PageState): string {
 <ol class="progress-bar" aria-hidden="true">${[1, 2, 3, 4].map((n) => html`<li${number && n <= number ? html` class="done"` : ''}></li>`)}</ol>
 </div>
 <div id="errors" class="errors" role="alert" tabindex="-1" hidden></div>
-${consentStep(who, current)}
+${consentStep(who, state.provider, current)}
 ${detailsStep(current)}
-${documentStep(current)}
+${documentStep(state.provider.documentTypes, current)}
 ${selfieStep(current)}
 ${reviewStep(current)}
 ${outcomePanels(who.partnerName, who.attemptsRemaining, current)}

@@ -83,7 +83,10 @@ export function createReportService(deps: {
   }
 
   async function identityOf(individual: repo.IndividualRow): Promise<Identity> {
-    if (!individual.subject_ref) return { kind: 'none', note: 'The person has not given their details yet.' };
+    if (!individual.subject_ref) {
+      const deleted = individual.subject_forgotten_at?.toISOString().slice(0, 10);
+      return { kind: 'none', note: deleted ? `The person’s details and documents were deleted on ${deleted}, under PVS’s retention rules.` : 'The person has not given their details yet.' };
+    }
     const answer = await deps.identity.evidence(individual.subject_ref, { includeScans: false });
     if (!answer.ok && answer.kind === 'unavailable') throw identityUnavailable();
     if (!answer.ok) return { kind: 'none', note: 'The identity provider holds nothing for this person any more.' };
