@@ -63,6 +63,20 @@ async function registersLine(services: Services): Promise<string[]> {
   return ['Registers: live (ABR ABN Lookup). No ASIC company dataset is loaded: company lookups fail REGISTER_UNAVAILABLE until `pvs registers import-asic FILE`'];
 }
 
+/** Who checks people's identities; with Onfido, where, and the webhook address its dashboard needs. */
+function identityLine(config: Config): string[] {
+  switch (config.IDENTITY_PROVIDER) {
+    case 'sandbox':
+      return [];
+    case 'none':
+      return ['Identity: none (IDENTITY_PROVIDER): every verification step answers that the service is unavailable; set onfido (docs/providers.md)'];
+    case 'onfido':
+      return [
+        `Identity: Onfido, region ${config.ONFIDO_REGION}${config.ONFIDO_API_URL ? ` at ${config.ONFIDO_API_URL}` : ''}; its check.completed webhook goes to ${config.PUBLIC_BASE_URL}/providers/onfido/webhooks`,
+      ];
+  }
+}
+
 export async function runServe(config: Config, role: Role): Promise<void> {
   if (role !== 'all' && !config.DATABASE_URL) {
     throw new ConfigError('DATABASE_URL: --role api and --role worker need PostgreSQL; the embedded database serves one process (use `pvs serve`)');
@@ -111,7 +125,7 @@ export async function runServe(config: Config, role: Role): Promise<void> {
     if (role !== 'worker') {
       // Before listening, so that /ready answers only once the start is complete. Where the API runs
       // only: a worker started beside it must not race it to a second demo partner.
-      startLines = [...(await ensureDemoPartner(services)), ...(await ensureSandboxScreeningList(services)), ...(await registersLine(services))];
+      startLines = [...(await ensureDemoPartner(services)), ...(await ensureSandboxScreeningList(services)), ...(await registersLine(services)), ...identityLine(services.config)];
       app = await buildApp(services);
       await app.listen({ port: config.PORT, host: config.HOST });
       port = (app.server.address() as AddressInfo).port;
