@@ -8,13 +8,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Kind, KindGuard, type TSchema } from '@sinclair/typebox';
 import type { EventDefinition } from '../src/platform/outbox.ts';
-import { notificationBody } from '../src/modules/webhooks/body.ts';
+import { exampleDelivery } from '../src/modules/webhooks/events/example.ts';
 import { categories, categoryDescriptions, eventCatalogue } from '../src/modules/webhooks/events/index.ts';
 
 export const eventDocsPath = fileURLToPath(new URL('../docs/events.md', import.meta.url));
 
-/** The fixed envelope of every example, so the generated file changes only when the catalogue does. */
-export const exampleEnvelope = { eventId: 'evt_01JD0000000000000000000000', occurredAt: new Date('2026-11-21T10:20:00.000Z') };
 
 export interface FieldRow {
   name: string;
@@ -112,15 +110,9 @@ function testParameters(type: string): { type: string; variant: string } {
   return { type: prefix!, variant: rest.join('_') };
 }
 
+/** The exact bytes delivered, with the fixed envelope of example.ts (the OpenAPI document shows the same bodies). */
 function exampleBody(definition: EventDefinition): string {
-  if (definition.example === undefined) throw new Error(`Event ${definition.type} has no example`);
-  return notificationBody({
-    id: exampleEnvelope.eventId,
-    type: definition.type,
-    occurredAt: exampleEnvelope.occurredAt,
-    payload: definition.example as Record<string, unknown>,
-    test: false,
-  });
+  return JSON.stringify(exampleDelivery(definition));
 }
 
 function eventSection(definition: EventDefinition): string[] {

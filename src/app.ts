@@ -11,6 +11,7 @@ import { isLocalStorage } from './providers/storage/index.ts';
 import { registerStorageRoutes } from './providers/storage/storage.routes.ts';
 import { registerSandboxGatewayRoutes } from './providers/gateway/sandbox-gateway.routes.ts';
 import { registerHostedRoutes } from './web/hosted/hosted.routes.ts';
+import { eventsTag, eventWebhooks } from './modules/webhooks/webhooks.openapi.ts';
 import { newId } from './platform/ids.ts';
 import { describeRoutesIn, registerOpenApi } from './platform/http/openapi.ts';
 import { partnerApi, type PartnerApi } from './platform/http/partner-api.ts';
@@ -78,6 +79,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     publicBaseUrl: config.PUBLIC_BASE_URL,
     operatorsDocument: config.ENVIRONMENT === 'production' ? 'operators' : 'open',
     operators: services.operators,
+    webhooks: { operations: eventWebhooks(), tag: eventsTag },
   });
   // The guides in docs/ as pages (/docs/guides/<name>), which the documents' descriptions link to.
   registerGuides(app);

@@ -103,13 +103,14 @@ describe('GET /openapi.json: the partner API', () => {
   it('is an OpenAPI 3.1 document that swagger-parser validates', async () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.title, 'PVS partner API');
-    assert.deepEqual(doc.servers, [{ url: 'http://pvs.test' }]);
+    assert.deepEqual(doc.servers?.map((server) => ({ url: server.url, internal: (server as { 'x-internal'?: boolean })['x-internal'] })), [{ url: 'http://pvs.test', internal: false }]);
     assert.deepEqual(doc.components?.securitySchemes?.bearerAuth, {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
-      description: 'An access token from POST /oauth2/token.',
+      description: (doc.components?.securitySchemes?.bearerAuth as { description: string }).description,
     });
+    assert.match((doc.components?.securitySchemes?.bearerAuth as { description: string }).description, /^An access token from POST \/oauth2\/token\. .*RFC8725/);
     assert.equal(
       (doc.components?.securitySchemes?.clientCredentials as { flows: { clientCredentials: { tokenUrl: string } } }).flows.clientCredentials.tokenUrl,
       'http://pvs.test/oauth2/token',
@@ -154,9 +155,9 @@ describe('GET /openapi.json: the partner API', () => {
     }
   });
 
-  it('declares no bearer auth on the public operations', () => {
+  it('declares the public operations public, with an empty security list rather than none', () => {
     for (const { method, path, operation } of operations(doc).filter((o) => !o.path.startsWith('/v1/'))) {
-      assert.equal(operation.security, undefined, `${method} ${path}`);
+      assert.deepEqual(operation.security, [], `${method} ${path}`);
     }
   });
 

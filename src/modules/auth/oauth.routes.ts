@@ -1,6 +1,6 @@
 // POST /oauth2/token (RFC 6749 client credentials; errors in RFC 6749 §5.2 shape, not problem+json)
 // and the public keys that verify the tokens it issues.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import { setRateLimitHeaders } from '../../platform/http/partner-api.ts';
@@ -22,6 +22,27 @@ const TokenResponse = Type.Object({
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'Seconds; cache the token until shortly before this.' }),
   scope: Type.String(),
+});
+
+// The published keys (RFC 7517): EC P-256 public keys, the ones that verify ES256 tokens. Key members
+// beyond these would pass through unchanged, as JWKS readers expect. Every key PVS makes is one of these
+// (signing-keys.ts), which is what the cast in the handler relies on.
+const Jwks = Type.Object({
+  keys: Type.Array(
+    Type.Object(
+      {
+        kty: Type.Literal('EC'),
+        crv: Type.Literal('P-256'),
+        x: Type.String({ description: 'base64url' }),
+        y: Type.String({ description: 'base64url' }),
+        kid: Type.String({ description: 'The key id a token names in its header.' }),
+        alg: Type.Literal('ES256'),
+        use: Type.Literal('sig'),
+      },
+      { additionalProperties: true },
+    ),
+    { description: 'The keys that may have signed a token still valid; several during a rotation (docs/security.md).' },
+  ),
 });
 
 // Every other 400 of this route (text PVS cannot take, such as a NUL in client_id, or a body that cannot
@@ -117,7 +138,7 @@ export function registerOAuthRoutes(app: HttpApp, deps: { tokens: TokenService; 
 
   app.get(
     '/.well-known/jwks.json',
-    { schema: { tags: ['auth'], summary: 'Public keys that verify access tokens', operationId: 'getJwks' } },
-    async (_request, reply) => reply.header('cache-control', `public, max-age=${jwksCacheSeconds}`).send(await deps.keys.jwks()),
+    { schema: { tags: ['auth'], summary: 'Public keys that verify access tokens', operationId: 'getJwks', response: { 200: Jwks } } },
+    async (_request, reply) => reply.header('cache-control', `public, max-age=${jwksCacheSeconds}`).send((await deps.keys.jwks()) as Static<typeof Jwks>),
   );
 }

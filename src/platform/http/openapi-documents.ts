@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 export interface OpenApiDocument {
   openapi: string;
   info: Json & { title: string; version: string; description?: string };
-  servers?: unknown[];
+  servers?: Array<Json & { url: string }>;
   paths?: Record<string, Record<string, Json>>;
   components?: Json & { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
   tags?: Array<{ name: string; description?: string }>;
@@ -54,7 +54,11 @@ function linkDescriptions(value: unknown, link: (text: string) => string): void 
  * One document's part of the whole: its operations (without the document keyword), the schemas they
  * reach, the tags and security schemes they name, and `info` of its own. The whole is not changed.
  */
-export function selectDocument(whole: OpenApiDocument, name: ApiDocumentName, options: { info: OpenApiDocument['info']; publicBaseUrl: string }): OpenApiDocument {
+export function selectDocument(
+  whole: OpenApiDocument,
+  name: ApiDocumentName,
+  options: { info: OpenApiDocument['info']; publicBaseUrl: string; complete?: (document: OpenApiDocument) => void },
+): OpenApiDocument {
   const paths: Record<string, Record<string, Json>> = {};
   const tags = new Set<string>();
   const schemes = new Set<string>();
@@ -86,6 +90,8 @@ export function selectDocument(whole: OpenApiDocument, name: ApiDocumentName, op
     paths,
     components: { ...whole.components, schemas: pick(allSchemas, reached), securitySchemes: pick(whole.components?.securitySchemes, schemes) },
   });
+  // Completed before the links are made, so that what it adds may cite the guides too.
+  options.complete?.(document);
   linkDescriptions(document, (text) => linkGuideCitations(text, options.publicBaseUrl));
   return document;
 }

@@ -9,7 +9,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
+import { errorCodes } from '../errors.ts';
 import { documentKeyword, selectDocument, type ApiDocumentName, type OpenApiDocument } from './openapi-documents.ts';
+import { completePartnerDocument, type PartnerDocumentOptions } from './openapi-partner.ts';
 import { operatorGuard, type OperatorAuthenticator } from './ops-api.ts';
 import type { HttpApp } from './types.ts';
 import { isOptionalBody } from './validation.ts';
@@ -21,13 +23,18 @@ const Problem = Type.Object(
     type: Type.String({ description: 'Identifies the code: `https://docs.pvs.example/errors/<code>`.' }),
     title: Type.String(),
     status: Type.Integer(),
-    code: Type.String({ description: 'One of the codes in [the list of errors](docs/errors.md).' }),
+    // The closed list itself (errors.ts), so the document cannot name a code PVS does not answer, or miss one.
+    code: Type.String({ enum: errorCodes, description: 'One of the codes in [the list of errors](docs/errors.md); branch on it.' }),
     detail: Type.String(),
     requestId: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ pointer: Type.String(), message: Type.String() }))),
   },
   { $id: 'Problem', title: 'Problem', additionalProperties: true, description: 'application/problem+json (RFC 9457)' },
 );
+
+// What the token checks are (modules/auth/tokens.service.ts), in the words OWASP's linter looks for.
+const jwtPractice =
+  'Tokens follow RFC8725 (JSON Web Token Best Current Practices): ES256 only (the `alg` is pinned, never taken from the token), keys by `kid` from /.well-known/jwks.json, issuer, expiry (1 hour), environment and scope checked on every call.';
 
 const documentInfo: Record<ApiDocumentName, OpenApiDocument['info']> = {
   partner: {
@@ -57,6 +64,8 @@ export interface OpenApiOptions {
   /** `open` (sandbox): anyone reads the operators' document; `operators` (production): an operator token. */
   operatorsDocument: 'open' | 'operators';
   operators: OperatorAuthenticator;
+  /** The webhooks PVS sends, for the partner's document (the platform does not know the event catalogue). */
+  webhooks?: PartnerDocumentOptions['webhooks'];
 }
 
 export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Promise<void> {
@@ -79,11 +88,11 @@ export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Pr
       components: {
         // Every scheme of both documents: each keeps the ones its operations name.
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /oauth2/token.' },
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `An access token from POST /oauth2/token. ${jwtPractice}` },
           // The same tokens, obtained by the docs page itself: "Authorize" with a client id and secret.
           clientCredentials: {
             type: 'oauth2',
-            description: 'Client credentials exchanged at /oauth2/token for a bearer token.',
+            description: `Client credentials exchanged at /oauth2/token for a bearer token. ${jwtPractice}`,
             flows: { clientCredentials: { tokenUrl: `${publicBaseUrl}/oauth2/token`, scopes: { 'channel-partner-api/server': 'The partner API' } } },
           },
           // PVS's own operators (/ops/v1), never partners: a token from POST /ops/v1/token.
@@ -117,7 +126,11 @@ export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Pr
   let documents: Record<ApiDocumentName, OpenApiDocument> | undefined;
   const documentOf = (name: ApiDocumentName): OpenApiDocument => {
     documents ??= {
-      partner: selectDocument(app.swagger() as unknown as OpenApiDocument, 'partner', { info: documentInfo.partner, publicBaseUrl }),
+      partner: selectDocument(app.swagger() as unknown as OpenApiDocument, 'partner', {
+        info: documentInfo.partner,
+        publicBaseUrl,
+        complete: (document) => completePartnerDocument(document, { webhooks: options.webhooks }),
+      }),
       operators: selectDocument(app.swagger() as unknown as OpenApiDocument, 'operators', { info: documentInfo.operators, publicBaseUrl }),
     };
     return documents[name];
