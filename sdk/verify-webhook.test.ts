@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, it } from 'node:test';
-import { signWebhook, verifyWebhook } from 'pvs/verify-webhook';
+// sdk/ is the @pvs/client package, so files here resolve package names from its scope: the helper is
+// imported as that package exports it. The root package's `pvs/verify-webhook` export is imported by
+// test/helpers/receiver.ts and checked by sdk/test/package.test.ts.
+import { signWebhook, verifyWebhook } from '@pvs/client/verify-webhook';
 
 const secret = 'whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 const now = new Date('2026-03-02T08:00:00.000Z');
