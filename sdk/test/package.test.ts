@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { backend } from '../../test/helpers/database.ts';
 import { version } from '../src/index.ts';
+
+// Building the package does not touch a database: it runs in the PostgreSQL pass only.
+const pgliteSkip = backend === 'pglite' && 'PostgreSQL pass only';
 
 const sdk = fileURLToPath(new URL('..', import.meta.url));
 const repository = path.join(sdk, '..');
@@ -44,7 +48,7 @@ describe('the manifest', () => {
   });
 });
 
-describe('a build', () => {
+describe('a build', { skip: pgliteSkip }, () => {
   const temporary = mkdtempSync(path.join(os.tmpdir(), 'pvs-client-'));
   after(() => rmSync(temporary, { recursive: true, force: true }));
 
