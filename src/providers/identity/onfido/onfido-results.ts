@@ -109,7 +109,7 @@ function faceChecks(report: OnfidoReport | undefined, document: string): Identit
     fraud.push(check('Fraud signals', 'FRAUD', 'FAIL', 'SELFIE_SPOOF_SUSPECTED', 'The selfie appears not to be of a live person (a photo of a photo or of a screen, or a mask).'));
   }
   if (consider(b.image_integrity?.breakdown?.source_integrity)) {
-    fraud.push(check('Fraud signals', 'FRAUD', 'FAIL', 'SELFIE_SOURCE_SUSPECTED', 'The selfie appears to be digitally altered or to come from a fake camera.'));
+    fraud.push(check('Fraud signals', 'FRAUD', 'FAIL', 'SELFIE_SOURCE_SUSPECTED', 'The selfie appears to be digitally altered or to come from a virtual or tampered camera rather than a real one.'));
   }
   // Image integrity flags an unusable picture (no clear face), or only the selfie's source: that is the fraud signal above.
   const integrity = b.image_integrity;
