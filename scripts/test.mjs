@@ -34,7 +34,13 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=240000', ...files],
+  [
+    '--import', 'tsx', '--test',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    // Where the time went: the slowest files, printed after the summary.
+    `--test-reporter=${fileURLToPath(new URL('./test-timings.mjs', import.meta.url))}`, '--test-reporter-destination=stdout',
+    `--test-concurrency=${concurrency}`, '--test-timeout=240000', ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
 );
 process.exit(result.status ?? 1);
