@@ -14,6 +14,8 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**'], rules: { 'no-console': 'off' } },
+  // The client's examples are programs a partner runs: they print, and use the runtime's Web globals.
+  { files: ['sdk/examples/**'], languageOptions: { globals: { setImmediate: 'readonly', Response: 'readonly', Request: 'readonly' } }, rules: { 'no-console': 'off' } },
   // The hosted pages' scripts run in the browser.
   { files: ['src/web/**/assets/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly' } } },
 );
