@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { createManualClock } from '../src/platform/clock.ts';
+import { hashSecret } from '../src/platform/crypto.ts';
 import { createTestContext, type TestContext, type TestPartner } from './helpers/context.ts';
 
 const clock = createManualClock(new Date());
@@ -86,6 +87,31 @@ describe('POST /oauth2/token', () => {
     });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'invalid_request');
+  });
+});
+
+describe('client secrets at rest (decision 136)', () => {
+  const storedHash = async (clientId: string) =>
+    (await t.services.db.query<{ secret_hash: string }>('SELECT secret_hash FROM api_clients WHERE id = $1', [clientId]))[0]!.secret_hash;
+  const grant = (partner: TestPartner, secret = partner.clientSecret) =>
+    token(form({ grant_type: 'client_credentials', client_id: partner.clientId, client_secret: secret }));
+
+  it('keeps a new secret as its SHA-256 digest, never the secret', async () => {
+    const stored = await storedHash(alice.clientId);
+    assert.match(stored, /^sha256\$[A-Za-z0-9_-]{43}$/);
+    assert.ok(!stored.includes(alice.clientSecret.slice('pvs_secret_'.length)));
+  });
+
+  it('still accepts a secret hashed with scrypt before, and keeps its digest instead once it matches; a wrong secret changes nothing', async () => {
+    const carol = await t.f.partner({ name: 'Carol Ledgers' });
+    const scrypted = await hashSecret(carol.clientSecret);
+    await t.services.db.query('UPDATE api_clients SET secret_hash = $2 WHERE id = $1', [carol.clientId, scrypted]);
+    assert.equal((await grant(carol, `${carol.clientSecret}x`)).statusCode, 401);
+    assert.equal(await storedHash(carol.clientId), scrypted, 'a wrong secret does not move it');
+    assert.equal((await grant(carol)).statusCode, 200);
+    assert.match(await storedHash(carol.clientId), /^sha256\$/);
+    assert.equal((await grant(carol)).statusCode, 200, 'and the digest verifies the same secret');
+    assert.equal((await grant(carol, `${carol.clientSecret}x`)).statusCode, 401);
   });
 });
 

@@ -1,8 +1,10 @@
-// Secrets at rest: slow hashes for client secrets, HMAC digests for link tokens, AES-GCM for
-// secrets the service must read back (signing keys, webhook secrets). Every key is derived from
+// Secrets at rest: slow hashes for passwords, fast digests for the secrets PVS generates (API client
+// secrets), HMAC digests for link tokens, AES-GCM for secrets the service must read back (signing keys,
+// webhook secrets). Every key is derived from
 // SECRET_KEY with HKDF and a purpose label, so one root secret never signs two kinds of thing.
 import {
   createCipheriv,
+  createHash,
   createDecipheriv,
   createHmac,
   hkdfSync,
@@ -20,7 +22,10 @@ function scrypt(secret: string, salt: Buffer, keyLength: number, options: Scrypt
   );
 }
 
-/** A slow, salted hash (scrypt) in a self-describing string: `scrypt$N$r$p$salt$hash`. */
+/**
+ * A slow, salted hash (scrypt) in a self-describing string, `scrypt$N$r$p$salt$hash`: for passwords, which
+ * people choose and an attacker holding the hashes could guess.
+ */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const { N, r, p, keyLength } = scryptParams;
@@ -28,7 +33,22 @@ export async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
+/**
+ * A digest of a secret PVS generated from 256 random bits (an API client's secret), `sha256$hash`. Nobody can
+ * guess such a secret from its digest however fast the digest is, so a slow hash would only make every
+ * token request wait on it (decision 136).
+ */
+export function digestSecret(secret: string): string {
+  return `sha256$${createHash('sha256').update(secret).digest('base64url')}`;
+}
+
+/** Whether `secret` is the one `stored` (from hashSecret or digestSecret) was made from. */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('sha256$')) {
+    const expected = Buffer.from(stored.slice('sha256$'.length), 'base64url');
+    const actual = createHash('sha256').update(secret).digest();
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  }
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');

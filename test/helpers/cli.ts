@@ -79,7 +79,7 @@ export class Pvs {
   }
 
   /** Polls GET /ready until it answers 200; fails at once if the process ends first. */
-  async waitReady(port: number, timeoutMs = 60_000): Promise<void> {
+  async waitReady(port: number, timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) assert.fail(`${this.label} exited before it was ready\n${this.describe()}`);
@@ -95,7 +95,7 @@ export class Pvs {
   }
 
   /** Waits for the process to end; kills it (and fails) when it does not within the time given. */
-  async wait(timeoutMs = 60_000): Promise<Exit> {
+  async wait(timeoutMs = 120_000): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
     const result = await Promise.race([this.exited, timeout]);

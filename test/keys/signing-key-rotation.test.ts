@@ -169,7 +169,7 @@ describe('the signing-key schedule', () => {
       logger: t.services.logger,
       config: { ...t.config, SIGNING_KEY_ROTATION_DAYS: rotationDays },
       keyRing: createKeyRing(testSecretKey),
-      clients: { findActiveClient: async () => undefined, isClientActive: async () => false },
+      clients: { findActiveClient: async () => undefined, replaceSecretHash: async () => undefined, isClientActive: async () => false },
       limiter: t.services.tokenLimiter,
     });
   }

@@ -3,7 +3,7 @@
 // a token does not dominate a request.
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
-import { decoyHash, verifySecret } from '../../platform/crypto.ts';
+import { digestSecret, verifySecret } from '../../platform/crypto.ts';
 import { keyOfToken, type SigningKeys } from './signing-keys.ts';
 
 export const apiScope = 'channel-partner-api/server';
@@ -19,6 +19,8 @@ export interface TokenClaims {
 
 export interface ClientCredentialsLookup {
   findActiveClient(clientId: string): Promise<{ clientId: string; partnerId: string; secretHash: string } | undefined>;
+  /** Replaces a client's secret hash, if it is still `from` (a client's scrypt hash, once its secret is known to match). */
+  replaceSecretHash(clientId: string, from: string, to: string): Promise<void>;
   isClientActive(clientId: string): Promise<boolean>;
 }
 
@@ -32,6 +34,7 @@ export interface TokenService {
   verify(token: string): Promise<TokenClaims | undefined>;
 }
 
+const decoyDigest = digestSecret('decoy');
 const cacheLimit = 10_000;
 const cacheSeconds = 60;
 
@@ -48,8 +51,10 @@ export function createTokenService(deps: {
     async issue({ clientId, clientSecret, scope }) {
       const client = await deps.clients.findActiveClient(clientId);
       // Verify against a decoy when the client is unknown, so the answer's timing does not tell.
-      const matches = await verifySecret(clientSecret, client?.secretHash ?? (await decoyHash()));
+      const matches = await verifySecret(clientSecret, client?.secretHash ?? decoyDigest);
       if (!client || !matches) return { ok: false, error: 'invalid_client', description: 'Unknown client or wrong secret' };
+      // A secret issued before decision 136 has a scrypt hash: now that it matched, keep its digest instead.
+      if (client.secretHash.startsWith('scrypt$')) await deps.clients.replaceSecretHash(client.clientId, client.secretHash, digestSecret(clientSecret));
       if (scope !== undefined && scope.split(' ').some((s) => s !== apiScope)) {
         return { ok: false, error: 'invalid_scope', description: `The only scope is ${apiScope}` };
       }

@@ -1,7 +1,7 @@
 // A partner's API clients: credentials for /oauth2/token. Several may be active at once, so a partner
 // rotates without downtime: create a new client, deploy it, revoke the old one.
 import type { Clock } from '../../platform/clock.ts';
-import { hashSecret, randomToken } from '../../platform/crypto.ts';
+import { digestSecret, randomToken } from '../../platform/crypto.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
@@ -26,10 +26,10 @@ export interface PreparedClient {
 
 export function createApiClientService(deps: { db: Database; clock: Clock }) {
   return {
-    /** Hashing is slow on purpose; do it before the transaction so no connection waits on it. */
+    /** A new secret and its digest, made before the transaction that keeps it. */
     async prepare(): Promise<PreparedClient> {
       const secret = newClientSecret();
-      return { secret, secretHash: await hashSecret(secret) };
+      return { secret, secretHash: digestSecret(secret) };
     },
 
     async create(tx: Tx, tenant: Tenant, input: CreateApiClientBody, prepared: PreparedClient): Promise<CreatedApiClient> {

@@ -37,7 +37,11 @@ export function createPartnerModule(deps: PartnerModuleDeps): PartnerModule {
     services: { partners, apiClients },
     isMonitoringEligible: async (tenant) => (await repo.findOwnPartner(db, tenant))?.monitoring_eligible ?? false,
     commissionBps: async (tx, tenant) => (await repo.findOwnPartner(tx, tenant))?.commission_bps ?? 0,
-    clientCredentials: { findActiveClient: (id) => repo.findActiveClient(db, id), isClientActive: (id) => repo.isClientActive(db, id) },
+    clientCredentials: {
+      findActiveClient: (id) => repo.findActiveClient(db, id),
+      replaceSecretHash: (id, from, to) => repo.replaceSecretHash(db, id, from, to),
+      isClientActive: (id) => repo.isClientActive(db, id),
+    },
     jobs: [],
     routes: {
       partner(api) {

@@ -102,6 +102,10 @@ export async function findActiveClient(db: Executor, clientId: string): Promise<
   return row && { clientId: row.id, partnerId: row.partner_id, secretHash: row.secret_hash };
 }
 
+export async function replaceSecretHash(db: Executor, clientId: string, from: string, to: string): Promise<void> {
+  await db.query('UPDATE api_clients SET secret_hash = $3 WHERE id = $1 AND secret_hash = $2', [clientId, from, to]);
+}
+
 // ---- For operators (the console): every partner, across tenants ----
 
 const partnerColumns = 'id, name, environment, monitoring_eligible, commission_bps, created_at, disabled_at';

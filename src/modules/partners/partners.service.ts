@@ -3,7 +3,7 @@
 // clients get no new tokens and their tokens stop working (partners.repository.ts isClientActive); its
 // portal users cannot sign in. Nothing is deleted.
 import type { Clock } from '../../platform/clock.ts';
-import { hashSecret } from '../../platform/crypto.ts';
+import { digestSecret } from '../../platform/crypto.ts';
 import { newClientSecret } from './api-clients.service.ts';
 import type { Database, Tx } from '../../platform/db/database.ts';
 import { notFound, validationError } from '../../platform/errors.ts';
@@ -73,8 +73,7 @@ export function createPartnerService(deps: { db: Database; clock: Clock; environ
       const partnerId = newId('partner', now.getTime());
       const clientId = newId('apiClient', now.getTime());
       const clientSecret = newClientSecret();
-      // Hash before the transaction: scrypt is slow on purpose and must not hold a connection.
-      const secretHash = await hashSecret(clientSecret);
+      const secretHash = digestSecret(clientSecret);
       const created: CreatedPartner = { partnerId, name: input.name, monitoringEligible: input.monitoring ?? false, commissionBps: input.commissionBps ?? 0, clientId, clientSecret };
       await deps.db.transaction(async (tx) => {
         await repo.insertPartner(tx, {
