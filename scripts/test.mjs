@@ -2,7 +2,7 @@
 // `npm test`: every *.test.ts under src/, test/ and sdk/ through Node's test runner, with tsx for TypeScript.
 // TEST_DATABASE=pglite (default) or postgres selects the back-end; extra arguments filter file paths.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,11 +19,16 @@ function find(dir) {
 const build = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url)), '--if-stale'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// Longest first: the run ends when its last file does, and a long file started late runs on alone while the
+// other slots sit idle. test/durations.json holds the slow files' seconds in a full run, the longer of the
+// two passes (refresh it from test-output/durations-<back-end>.json); the files it does not name follow by name.
+const durations = JSON.parse(readFileSync(fileURLToPath(new URL('../test/durations.json', import.meta.url)), 'utf8'));
 const filters = process.argv.slice(2);
 const files = ['src', 'test', 'sdk']
   .flatMap(find)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+  .sort()
+  .sort((a, b) => (durations[b] ?? 0) - (durations[a] ?? 0));
 if (files.length === 0) {
   console.error('No test files matched');
   process.exit(1);

@@ -21,11 +21,13 @@ const missingText = `no Chromium at ${chromiumPath}: install it with \`apt-get i
 /**
  * Why this file's browser tests are skipped, or undefined when they run. With REQUIRE_BROWSER=1 (as CI
  * sets it) they never skip for a missing browser: launchBrowser then fails with the same message. What a
- * page does in a browser does not depend on the database back-end, so they run in the PGlite pass only
- * (CI's time limit counts both passes).
+ * page does in a browser does not depend on the database back-end, so they run in one pass only (CI's time
+ * limit counts both): BROWSER_TESTS_PASS names it, pglite by default so that `npm test` runs them with no
+ * PostgreSQL; CI runs them in the PostgreSQL pass, where the server behind the pages costs less CPU.
  */
 export function browserSkipReason(): string | undefined {
-  if (process.env.TEST_DATABASE === 'postgres') return 'pages in a browser need no particular database back-end: they run in the PGlite pass only';
+  const pass = process.env.BROWSER_TESTS_PASS ?? 'pglite';
+  if ((process.env.TEST_DATABASE ?? 'pglite') !== pass) return `pages in a browser need no particular database back-end: they run in the ${pass} pass only (BROWSER_TESTS_PASS)`;
   if (existsSync(chromiumPath) || process.env.REQUIRE_BROWSER === '1') return undefined;
   return `${missingText}; set REQUIRE_BROWSER=1 to fail instead of skipping`;
 }

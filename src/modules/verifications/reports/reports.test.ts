@@ -32,6 +32,9 @@ function assertPrints(text: string, expected: string[]): void {
   for (const value of expected) assert.ok(text.includes(value), `the report prints “${value}”`);
 }
 
+// Rendering and reading PDFs takes seconds and no database: once, in the PGlite pass (CI counts both passes).
+const pdfSkip = process.env.TEST_DATABASE === 'postgres' && 'PDF rendering needs no database: it runs in the PGlite pass only';
+
 describe('report formats', () => {
   it('writes dates, times, shares and numbers as an Australian reader expects', () => {
     assert.equal(formatDate('1961-03-14'), '14 March 1961');
@@ -83,7 +86,7 @@ describe('the ownership tree', () => {
   });
 });
 
-describe('the entity report', () => {
+describe('the entity report', { skip: pdfSkip }, () => {
   it('prints the registry identity, the ownership tree and each person of a lookup-bound request', async () => {
     const text = await textOf(await renderEntityReport(lookupBoundEntityModel()));
     assertPrints(text, [
@@ -153,7 +156,7 @@ describe('the entity report', () => {
   });
 });
 
-describe('the individual report', () => {
+describe('the individual report', { skip: pdfSkip }, () => {
   it('prints the verified identity, every check and the clear screening', async () => {
     const text = await textOf(await renderIndividualReport(passedIndividualModel()));
     assertPrints(text, ['Zoë Inés Ñúñez-Łukasiewicz', 'On the register as Zoe NUNEZ-LUKASIEWICZ', 'Verified identity', '14 March 1961', 'Unit 4, 48 Banksia Parade', 'Brunswick East VIC 3057', 'PA1234567', 'Passport', 'Australia', '30 June 2031', 'zoe.nunez@example.com.au', 'Face match', 'AML_CLEAR', 'AML screening: clear', 'Failed, retry allowed', 'Passed']);
@@ -197,7 +200,7 @@ async function allReports(): Promise<Array<{ name: string; pdf: Buffer }>> {
 const headerBottom = 60;
 const footerTop = (page: PdfPage) => page.height - 55;
 
-describe('every page of every report', () => {
+describe('every page of every report', { skip: pdfSkip }, () => {
   it('carries the title, the request id, the generation time and “Page X of Y”', async () => {
     for (const { name, pdf } of await allReports()) {
       const pages = await pdfText(pdf);
