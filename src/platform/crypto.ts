@@ -1,7 +1,7 @@
 // Secrets at rest: slow hashes for passwords, fast digests for the secrets PVS generates (API client
 // secrets), HMAC digests for link tokens, AES-GCM for secrets the service must read back (signing keys,
-// webhook secrets). Every key is derived from
-// SECRET_KEY with HKDF and a purpose label, so one root secret never signs two kinds of thing.
+// webhook secrets). Every key is derived from SECRET_KEY with HKDF and a purpose label, so one root secret
+// never signs two kinds of thing.
 import {
   createCipheriv,
   createHash,
