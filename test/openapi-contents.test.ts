@@ -1,7 +1,9 @@
 // What the partner's document says beyond the routes' own schemas (src/platform/http/openapi-partner.ts):
 // the webhooks, built from the event catalogue; the closed list of problem codes, the same as errors.ts
-// and docs/errors.md; an example on every request body and success answer, valid against its schema; and
-// the rate-limit headers and 401/429/500 answers of /v1.
+// and docs/errors.md; an example on every request body, success answer and parameter, valid against its
+// schema, and a problem example of each status an operation answers; every tag declared; and the
+// rate-limit headers and 401/429/500 answers of /v1. That the request body examples are accepted as they
+// are is test/openapi-examples.test.ts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -10,12 +12,21 @@ import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { exampleDelivery } from '../src/modules/webhooks/events/example.ts';
 import { eventCatalogue } from '../src/modules/webhooks/events/index.ts';
-import { errorCodes } from '../src/platform/errors.ts';
+import { errorCatalogue, errorCodes, type ErrorCode } from '../src/platform/errors.ts';
+import { pathIdKind } from '../src/platform/http/openapi-examples.ts';
+import { idPrefixes } from '../src/platform/ids.ts';
 import { createTestContext, type TestContext } from './helpers/context.ts';
 
 type Json = Record<string, unknown>;
 type Media = { schema?: unknown; example?: unknown; examples?: unknown };
-type Operation = { operationId?: string; requestBody?: { content?: Record<string, Media> }; responses?: Record<string, { headers?: Json; content?: Record<string, Media> }>; parameters?: Json[]; security?: unknown[] };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  requestBody?: { required?: boolean; content?: Record<string, Media> };
+  responses?: Record<string, { headers?: Json; content?: Record<string, Media> }>;
+  parameters?: Json[];
+  security?: unknown[];
+};
 
 let t: TestContext;
 let doc: OpenAPIV3_1.Document;
@@ -115,6 +126,120 @@ describe('examples', () => {
       }
     }
     assert.ok(checked > 80, `only ${checked} examples checked`);
+  });
+});
+
+describe('parameter examples', () => {
+  it('every parameter has one, valid against its schema; a path id has the prefix of the collection it names', () => {
+    let checked = 0;
+    for (const { where, path, operation } of operations()) {
+      for (const parameter of operation.parameters ?? []) {
+        const what = `${where} ${String(parameter.in)} ${String(parameter.name)}`;
+        assert.ok('example' in parameter, `${what} has no example`);
+        assert.equal(validate(parameter.schema, parameter.example), undefined, `${what}: ${JSON.stringify(parameter.example)}`);
+        const kind = parameter.in === 'path' ? pathIdKind(path, String(parameter.name)) : undefined;
+        if (kind) assert.match(String(parameter.example), new RegExp(`^${idPrefixes[kind]}_[0-9A-Z]{26}$`), what);
+        checked += 1;
+      }
+    }
+    assert.ok(checked > 100, `only ${checked} parameters checked`);
+  });
+
+  it('leaves the page parameters optional: they have defaults', () => {
+    const lists = operations().filter(({ operation }) => operation.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
+    assert.ok(lists.length >= 8, `only ${lists.length} list operations`);
+    for (const { where, operation } of lists) {
+      for (const name of ['limit', 'from']) {
+        const parameter = operation.parameters!.find((p) => p.in === 'query' && p.name === name)!;
+        assert.notEqual(parameter.required, true, `${where} ${name}`);
+        assert.equal(typeof (parameter.schema as Json).default, 'number', `${where} ${name}`);
+      }
+    }
+  });
+});
+
+describe('problem examples', () => {
+  const problemMedia = (operation: Operation, status: string) => operation.responses?.[status]?.content?.['application/problem+json'];
+  const examplesOf = (media: Media | undefined) => Object.entries((media?.examples ?? {}) as Record<string, { summary: string; value: Json }>);
+
+  it('show, for each problem answer, bodies of the Problem schema whose code and status agree with the error table', () => {
+    let checked = 0;
+    for (const { where, operation } of operations()) {
+      for (const status of Object.keys(operation.responses ?? {})) {
+        const media = problemMedia(operation, status);
+        if (!media) continue;
+        const examples = examplesOf(media);
+        // A public operation that takes nothing (health, the JWKS) names no refusal of its own.
+        if (status === '4XX' && examples.length === 0 && !where.includes(' /v1/') && !operation.requestBody) continue;
+        assert.ok(examples.length > 0, `${where} ${status} has no example problem`);
+        for (const [key, { summary, value }] of examples) {
+          const code = value.code as ErrorCode;
+          assert.equal(key, code, `${where} ${status}`);
+          assert.equal(value.status, errorCatalogue[code].status, `${where} ${status} ${code}`);
+          assert.equal(summary, `${errorCatalogue[code].status} ${code}`);
+          assert.equal(value.title, errorCatalogue[code].title);
+          assert.ok(/^[45]XX$/.test(status) ? String(value.status).startsWith(status[0]!) : String(value.status) === status, `${where} ${status}: ${code}`);
+          assert.equal(validate(media.schema, value), undefined, `${where} ${status} ${code}`);
+          checked += 1;
+        }
+      }
+    }
+    assert.ok(checked > 300, `only ${checked} problem examples`);
+  });
+
+  it('show a 400 with its pointer where there is input, a 403 PARTNER_MISMATCH on /v1, and a 404 where the path names a resource', () => {
+    for (const { where, path, operation } of operations().filter((o) => o.path.startsWith('/v1/'))) {
+      const codes = Object.fromEntries(examplesOf(problemMedia(operation, '4XX')).map(([code, { value }]) => [code, value]));
+      assert.ok(codes.PARTNER_MISMATCH, `${where}: PARTNER_MISMATCH`);
+      if (json(operation.requestBody?.content).length > 0) {
+        const errors = codes.VALIDATION_ERROR?.errors as Array<{ pointer: string }> | undefined;
+        assert.match(errors?.[0]?.pointer ?? '', /^\/\w+/, `${where}: a 400 with a pointer into the body`);
+      }
+      if (/\{(id|individualId|paymentId|notificationId)\}/.test(path)) {
+        assert.match(String(codes.NOT_FOUND?.detail), /^[A-Z][\w ]+ [a-z]{3}_01JD0{22} was not found$/, `${where}: 404`);
+      }
+    }
+    const ownership = problemMedia(doc.paths!['/v1/business-lookups/{id}/ownership']!.get as Operation, '429');
+    assert.deepEqual(examplesOf(ownership).map(([code]) => code), ['RATE_LIMITED', 'READ_BUDGET_EXHAUSTED']);
+    const links = problemMedia(doc.paths!['/v1/verifications/{id}/links']!.post as Operation, '4XX');
+    assert.deepEqual(examplesOf(links).map(([code]) => code), ['VALIDATION_ERROR', 'PARTNER_MISMATCH', 'NOT_FOUND', 'STRUCTURE_NOT_CONFIRMED', 'INVALID_STATE']);
+  });
+});
+
+describe('tags', () => {
+  it('declares every tag an operation uses, once, with a description', () => {
+    const declared = (doc.tags ?? []).map((tag) => tag.name);
+    assert.equal(new Set(declared).size, declared.length, declared.join(', '));
+    for (const tag of doc.tags ?? []) assert.ok(tag.description && tag.description.length > 10, tag.name);
+    const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []));
+    for (const tag of used) assert.ok(declared.includes(tag), `${tag} is used but not declared`);
+    assert.deepEqual(declared.filter((tag) => !used.has(tag) && tag !== 'events'), [], 'declared but used by no operation');
+  });
+});
+
+describe('POST /v1/webhook-notifications/test', () => {
+  it('takes type and variant one way: a JSON body that requires both', () => {
+    const operation = doc.paths!['/v1/webhook-notifications/test']!.post as Operation;
+    assert.deepEqual(operation.parameters?.filter((p) => p.in === 'query') ?? [], []);
+    assert.equal(operation.requestBody?.required, true);
+    assert.deepEqual((operation.requestBody?.content?.['application/json']?.schema as { required: string[] }).required, ['type', 'variant']);
+  });
+});
+
+describe('descriptions', () => {
+  it('link each guide they cite once: no link is wrapped in another', () => {
+    const descriptions: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        for (const [key, member] of Object.entries(value)) {
+          if (key === 'description' && typeof member === 'string') descriptions.push(member);
+          else walk(member);
+        }
+      }
+    };
+    walk(doc);
+    assert.deepEqual(descriptions.filter((text) => text.includes('[[')), []);
   });
 });
 

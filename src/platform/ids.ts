@@ -96,6 +96,14 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
 
 const idShape = /^[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}$/;
 
+/**
+ * An id for examples (the OpenAPI document, the guides, the event reference): the kind's prefix and a
+ * fixed body, `lkp_01JD0000000000000000000000`; `n` tells several of one kind apart (`ent_…0001`).
+ */
+export function exampleId(kind: IdKind, n = 0): string {
+  return `${idPrefixes[kind]}_01JD${String(n).padStart(22, '0')}`;
+}
+
 /** True when the text has the shape of an id of that kind (it may still not exist). */
 export function isId(kind: IdKind, text: string): boolean {
   return text.startsWith(`${idPrefixes[kind]}_`) && idShape.test(text);

@@ -215,6 +215,15 @@ describe('every variant of every type, to a monitoring-eligible partner', () => 
     assert.equal(everything.received.length, before);
   });
 
+  it('refuses an unknown query parameter at query:<name>, as every route does; nothing is sent', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/v1/webhook-notifications/test?type=monitoring&variant=alert_created&varient=x', headers: partner.headers });
+    assert.equal(response.statusCode, 400, response.body);
+    const problem = response.json<{ code: string; errors: Array<{ pointer: string }> }>();
+    assert.equal(problem.code, 'VALIDATION_ERROR');
+    assert.deepEqual(problem.errors.map((e) => e.pointer), ['query:varient']);
+    assert.equal(await drain(), 0);
+  });
+
   it('an unknown type prefix is 400 VALIDATION_ERROR', async () => {
     const response = await sendTest(partner, { type: 'billing', variant: 'captured' });
     assert.equal(response.statusCode, 400, response.body);

@@ -444,7 +444,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed sample event
-         * @description Sends a sample of `type` + `variant` (`monitoring` + `alert_created` → `monitoring.alert.created`), marked `"test": true`, to your destinations subscribed to its category. Body or query parameters.
+         * @description Sends a sample of `type` + `variant` (`monitoring` + `alert_created` → `monitoring.alert.created`), marked `"test": true`, to your destinations subscribed to its category. 409 INVALID_STATE when no enabled destination is subscribed to it.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Send a notification again
-         * @description Queues the event again for every destination subscribed to its category now, as new notifications with their own attempt limit. 410 once the payload is gone (33 h; deed analysis results are delivered once).
+         * @description Queues the event again for every destination subscribed to its category now, as new notifications with their own attempt limit. 410 PAYLOAD_EXPIRED once the payload is gone (33 h; deed analysis results are delivered once).
          */
         post: operations["retryWebhookNotification"];
         delete?: never;
@@ -780,7 +780,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate the hosted payment link
-         * @description Answers the payment with a new `paymentUrl` (shown this once) and emits payment.link_regenerated with `newUrl`; the previous link answers 410 LINK_INVALID from now on. CREATED or PROCESSING payments only (409 INVALID_STATE).
+         * @description Answers the payment with a new `paymentUrl` (shown this once) and emits payment.link_regenerated with `newUrl`; the previous link stops working from now on. CREATED or PROCESSING payments only (409 INVALID_STATE).
          */
         post: operations["regeneratePaymentLink"];
         delete?: never;
@@ -1748,6 +1748,12 @@ export interface components {
         /**
          * Card
          * @description A summary of the saved card; never its number.
+         * @example {
+         *       "brand": "visa",
+         *       "last4": "4242",
+         *       "expMonth": 12,
+         *       "expYear": 2030
+         *     }
          */
         Card: {
             /** @description `visa`, `mastercard`, `amex` … */
@@ -1767,7 +1773,21 @@ export interface components {
             createdAt: string;
             revokedAt: string | null;
         };
-        /** WebhookDestination */
+        /**
+         * WebhookDestination
+         * @example {
+         *       "id": "whd_01JD0000000000000000000000",
+         *       "url": "https://partner.example/webhooks/pvs",
+         *       "categories": [
+         *         "BUSINESS_LOOKUPS",
+         *         "VERIFICATIONS",
+         *         "PAYMENTS"
+         *       ],
+         *       "enabled": true,
+         *       "createdAt": "2026-11-21T10:00:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
         WebhookDestination: {
             id: string;
             url: string;
@@ -1778,7 +1798,46 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** WebhookNotification */
+        /**
+         * WebhookNotification
+         * @example {
+         *       "id": "whn_01JD0000000000000000000000",
+         *       "eventId": "evt_01JD0000000000000000000000",
+         *       "type": "business-lookup.completed",
+         *       "category": "BUSINESS_LOOKUPS",
+         *       "destinationId": "whd_01JD0000000000000000000000",
+         *       "status": "DELIVERED",
+         *       "webhookAttempts": 1,
+         *       "nextAttemptAt": null,
+         *       "lastAttemptAt": "2026-11-21T10:20:03.000Z",
+         *       "lastResponseStatus": 200,
+         *       "deliveredAt": "2026-11-21T10:20:03.000Z",
+         *       "retryOf": null,
+         *       "createdAt": "2026-11-21T10:20:02.000Z",
+         *       "payload": {
+         *         "type": "business-lookup.completed",
+         *         "eventId": "evt_01JD0000000000000000000000",
+         *         "lookupRequestId": "lkp_01JD0000000000000000000000",
+         *         "channelPartnerId": "ptn_01JD0000000000000000000000",
+         *         "entity": {
+         *           "name": "WATTLE CREEK LOGISTICS PTY LTD",
+         *           "type": "COMPANY"
+         *         },
+         *         "individuals": [
+         *           {
+         *             "idvEntityId": "ent_01JD0000000000000000000001"
+         *           },
+         *           {
+         *             "idvEntityId": "ent_01JD0000000000000000000002"
+         *           },
+         *           {
+         *             "idvEntityId": "ent_01JD0000000000000000000003"
+         *           }
+         *         ],
+         *         "occurredAt": "2026-11-21T10:20:02.000Z"
+         *       }
+         *     }
+         */
         WebhookNotification: {
             id: string;
             /** @description Stable across retries and destinations: de-duplicate on it. */
@@ -1806,7 +1865,17 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** WebhookAttempt */
+        /**
+         * WebhookAttempt
+         * @example {
+         *       "attempt": 1,
+         *       "startedAt": "2026-11-21T10:20:02.800Z",
+         *       "durationMs": 212,
+         *       "statusCode": 200,
+         *       "errorClass": "NONE",
+         *       "responseExcerpt": "{\"received\":true}"
+         *     }
+         */
         WebhookAttempt: {
             /** Format: int64 */
             attempt: number;
@@ -1820,7 +1889,21 @@ export interface components {
             /** @description At most 1 KB of your answer. */
             responseExcerpt: string | null;
         };
-        /** Contact */
+        /**
+         * Contact
+         * @example {
+         *       "id": "con_01JD0000000000000000000000",
+         *       "name": "Wattle Creek Logistics Pty Ltd",
+         *       "email": "accounts@wattlecreek.example",
+         *       "externalId": "CRM-10428",
+         *       "billingStatus": "NO_PAYMENT_METHOD",
+         *       "billingBlocked": false,
+         *       "card": null,
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-21T10:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:15:00.000Z"
+         *     }
+         */
         Contact: {
             /** @description `con_…` */
             id: string;
@@ -1838,7 +1921,21 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Charge */
+        /**
+         * Charge
+         * @example {
+         *       "id": "chg_01JD0000000000000000000000",
+         *       "contactId": null,
+         *       "billedTo": "PARTNER",
+         *       "product": "BUSINESS_LOOKUP_FULL",
+         *       "referenceId": "lkp_01JD0000000000000000000000",
+         *       "amount": 1500,
+         *       "status": "BILLED",
+         *       "billingRunId": null,
+         *       "createdAt": "2026-11-21T10:20:00.000Z",
+         *       "updatedAt": "2026-11-21T10:20:02.000Z"
+         *     }
+         */
         Charge: {
             /** @description `chg_…` */
             id: string;
@@ -1863,7 +1960,32 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** LookupSummary */
+        /**
+         * LookupSummary
+         * @example {
+         *       "lookupRequestId": "lkp_01JD0000000000000000000000",
+         *       "status": "COMPLETED",
+         *       "scope": "FULL",
+         *       "abn": "54222222228",
+         *       "acn": null,
+         *       "failureReason": null,
+         *       "contactId": null,
+         *       "entity": {
+         *         "name": "WATTLE CREEK LOGISTICS PTY LTD",
+         *         "type": "COMPANY"
+         *       },
+         *       "partyCounts": {
+         *         "beneficialOwners": 3,
+         *         "directors": 2,
+         *         "officers": 3,
+         *         "total": 3
+         *       },
+         *       "uboCount": 3,
+         *       "createdAt": "2026-11-21T10:20:00.000Z",
+         *       "updatedAt": "2026-11-21T10:20:02.000Z",
+         *       "completedAt": "2026-11-21T10:20:02.000Z"
+         *     }
+         */
         LookupSummary: {
             lookupRequestId: string;
             /** @description PENDING until the registers were read; then COMPLETED or FAILED. */
@@ -1921,7 +2043,29 @@ export interface components {
             name: string;
             ownershipPercent: number | null;
         };
-        /** Payment */
+        /**
+         * Payment
+         * @example {
+         *       "id": "pay_01JD0000000000000000000000",
+         *       "status": "CREATED",
+         *       "amount": 125000,
+         *       "commissionAmount": 1250,
+         *       "currency": "AUD",
+         *       "prn": "55100456789123",
+         *       "description": "BAS, September quarter 2026",
+         *       "contactId": null,
+         *       "metadata": {
+         *         "invoice": "INV-1001"
+         *       },
+         *       "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+         *       "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+         *       "attempts": 0,
+         *       "failureReason": null,
+         *       "completedAt": null,
+         *       "createdAt": "2026-11-21T10:30:00.000Z",
+         *       "updatedAt": "2026-11-21T10:30:00.000Z"
+         *     }
+         */
         Payment: {
             /** @description `pay_…` */
             id: string;
@@ -1966,7 +2110,23 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** VerificationIndividual */
+        /**
+         * VerificationIndividual
+         * @example {
+         *       "id": "ind_01JD0000000000000000000003",
+         *       "externalId": "CRM-10428-3",
+         *       "idvEntityId": null,
+         *       "role": "UBO",
+         *       "roleDescription": "Holds 30 % through a holding company",
+         *       "status": "PENDING",
+         *       "attemptCount": 0,
+         *       "maxAttempts": 3,
+         *       "manualOverride": false,
+         *       "completedAt": null,
+         *       "checkResults": [],
+         *       "createdAt": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
         VerificationIndividual: {
             /** @description `ind_…` */
             id: string;
@@ -1998,7 +2158,54 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** Verification */
+        /**
+         * Verification
+         * @example {
+         *       "id": "ver_01JD0000000000000000000000",
+         *       "mode": "AUSTRAC_CDD",
+         *       "status": "READY_TO_SEND",
+         *       "lookupRequestId": null,
+         *       "entityName": "Wattle Creek Logistics Pty Ltd",
+         *       "contactId": null,
+         *       "structureConfirmed": true,
+         *       "riskLevel": "UNKNOWN",
+         *       "completedAt": null,
+         *       "issueList": [],
+         *       "checkResults": [],
+         *       "individuals": [
+         *         {
+         *           "id": "ind_01JD0000000000000000000001",
+         *           "externalId": "CRM-10428-1",
+         *           "idvEntityId": null,
+         *           "role": "DIRECTOR",
+         *           "roleDescription": null,
+         *           "status": "PENDING",
+         *           "attemptCount": 0,
+         *           "maxAttempts": 3,
+         *           "manualOverride": false,
+         *           "completedAt": null,
+         *           "checkResults": [],
+         *           "createdAt": "2026-11-21T10:25:00.000Z"
+         *         },
+         *         {
+         *           "id": "ind_01JD0000000000000000000002",
+         *           "externalId": "CRM-10428-2",
+         *           "idvEntityId": null,
+         *           "role": "UBO",
+         *           "roleDescription": "Holds 40 % of the shares",
+         *           "status": "PENDING",
+         *           "attemptCount": 0,
+         *           "maxAttempts": 3,
+         *           "manualOverride": false,
+         *           "completedAt": null,
+         *           "checkResults": [],
+         *           "createdAt": "2026-11-21T10:25:00.000Z"
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-21T10:25:00.000Z",
+         *       "updatedAt": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
         Verification: {
             /** @description `ver_…` */
             id: string;
@@ -2036,7 +2243,49 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** MonitoringAlert */
+        /**
+         * MonitoringAlert
+         * @example {
+         *       "id": "mal_01JD0000000000000000000000",
+         *       "contactId": "con_01JD0000000000000000000000",
+         *       "status": "OPEN",
+         *       "categories": [
+         *         "SANCTIONS"
+         *       ],
+         *       "score": 0.91,
+         *       "listVersion": 12,
+         *       "matchedName": "WATTLE CREEK LOGISTICS LLC",
+         *       "features": {
+         *         "nameScore": 0.93,
+         *         "matchedTokens": 3,
+         *         "unmatchedTokens": 1,
+         *         "alias": false,
+         *         "dateOfBirth": "NOT_COMPARED",
+         *         "country": "MISMATCH",
+         *         "identifier": "NOT_COMPARED"
+         *       },
+         *       "entry": {
+         *         "list": "dfat",
+         *         "entryId": "8841",
+         *         "kind": "business",
+         *         "name": "WATTLE CREEK LOGISTICS LLC",
+         *         "aliases": [
+         *           "WCL Freight LLC"
+         *         ],
+         *         "datesOfBirth": [],
+         *         "countries": [
+         *           "KP"
+         *         ],
+         *         "categories": [
+         *           "SANCTIONS"
+         *         ],
+         *         "source": "Autonomous Sanctions Regulations 2011"
+         *       },
+         *       "decision": null,
+         *       "createdAt": "2026-11-22T02:00:05.000Z",
+         *       "updatedAt": "2026-11-22T02:00:05.000Z"
+         *     }
+         */
         MonitoringAlert: {
             /** @description `mal_…` */
             id: string;
@@ -2103,15 +2352,30 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The bucket's size: requests you may make at once ([docs/conventions.md#rate-limits](https://pvs.example/docs/guides/conventions#rate-limits)). */
+        /**
+         * @description The bucket's size: requests you may make at once ([docs/conventions.md#rate-limits](https://pvs.example/docs/guides/conventions#rate-limits)).
+         * @example 100
+         */
         "RateLimit-Limit": number;
-        /** @description Requests left in the bucket after this one. */
+        /**
+         * @description Requests left in the bucket after this one.
+         * @example 99
+         */
         "RateLimit-Remaining": number;
-        /** @description Seconds until the bucket is full again. */
+        /**
+         * @description Seconds until the bucket is full again.
+         * @example 1
+         */
         "RateLimit-Reset": number;
-        /** @description The policy, as `<burst>;w=<seconds to refill>;burst=<burst>`. */
+        /**
+         * @description The policy, as `<burst>;w=<seconds to refill>;burst=<burst>`.
+         * @example 100;w=2;burst=100
+         */
         "RateLimit-Policy": string;
-        /** @description Seconds to wait before trying again. */
+        /**
+         * @description Seconds to wait before trying again.
+         * @example 2
+         */
         "Retry-After": number;
     };
     pathItems: never;
@@ -2135,15 +2399,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "example status"
+                     *       "status": "ok"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description `ok` (alive) or `ready`.
+                         * @example ok
+                         */
                         status: string;
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2189,15 +2457,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "example status"
+                     *       "status": "ok"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description `ok` (alive) or `ready`.
+                         * @example ok
+                         */
                         status: string;
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,9 +2510,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "grant_type": "client_credentials",
-                 *       "client_id": "example client_id",
-                 *       "client_secret": "example client_secret",
-                 *       "scope": "example scope"
+                 *       "client_id": "cli_01JD0000000000000000000000",
+                 *       "client_secret": "pvs_secret_2Xw7Qk9rTb4LmN1pVz6cHs3Fd8Jy5Ga0Ue-WoKi_RtE",
+                 *       "scope": "channel-partner-api/server"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -2263,10 +2535,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "access_token": "example access_token",
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImtleV8wMUpEMDAwMDAwMDAwMDAwMDAwMDAwMDAwMCJ9.eyJzdWIiOiJjbGlfMDFKRDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAifQ.dGhpcyBpcyBub3QgYSByZWFsIHNpZ25hdHVyZQ",
                      *       "token_type": "Bearer",
-                     *       "expires_in": 1,
-                     *       "scope": "example scope"
+                     *       "expires_in": 3600,
+                     *       "scope": "channel-partner-api/server"
                      *     }
                      */
                     "application/json": {
@@ -2288,6 +2560,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_scope",
+                     *       "error_description": "The only scope is channel-partner-api/server"
+                     *     }
+                     */
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
                         error_description: string;
@@ -2302,6 +2580,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Unknown client or wrong secret"
+                     *     }
+                     */
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
                         error_description: string;
@@ -2320,7 +2604,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2370,9 +2654,9 @@ export interface operations {
                      *         {
                      *           "kty": "EC",
                      *           "crv": "P-256",
-                     *           "x": "example x",
-                     *           "y": "example y",
-                     *           "kid": "example kid",
+                     *           "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                     *           "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+                     *           "kid": "key_01JD0000000000000000000000",
                      *           "alg": "ES256",
                      *           "use": "sig"
                      *         }
@@ -2402,7 +2686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2442,7 +2726,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "example token"
+                 *       "token": "q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA"
                  *     }
                  */
                 "application/json": {
@@ -2460,24 +2744,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "example sessionToken",
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z",
+                     *       "sessionToken": "T3kq8Yb1Zr6Wm2Lx9Pc4Nd7Hf0Js5Ga-Ue_VoKiRtEw",
+                     *       "expiresAt": "2026-11-22T10:30:00.000Z",
                      *       "individual": {
-                     *         "role": "example role",
-                     *         "roleDescription": "example roleDescription",
-                     *         "status": "example status"
+                     *         "role": "DIRECTOR",
+                     *         "roleDescription": null,
+                     *         "status": "IN_PROGRESS"
                      *       },
                      *       "partner": {
-                     *         "name": "example name"
+                     *         "name": "Harbour Accounting Partners"
                      *       },
-                     *       "attemptsRemaining": 1,
-                     *       "completedSteps": [
-                     *         "details"
-                     *       ],
-                     *       "attempt": {
-                     *         "number": 1,
-                     *         "status": "CHECKING"
-                     *       }
+                     *       "attemptsRemaining": 3,
+                     *       "completedSteps": [],
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -2507,7 +2786,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2553,23 +2832,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z",
+                     *       "expiresAt": "2026-11-22T10:30:00.000Z",
                      *       "individual": {
-                     *         "role": "example role",
-                     *         "roleDescription": "example roleDescription",
-                     *         "status": "example status"
+                     *         "role": "DIRECTOR",
+                     *         "roleDescription": null,
+                     *         "status": "IN_PROGRESS"
                      *       },
                      *       "partner": {
-                     *         "name": "example name"
+                     *         "name": "Harbour Accounting Partners"
                      *       },
-                     *       "attemptsRemaining": 1,
+                     *       "attemptsRemaining": 3,
                      *       "completedSteps": [
                      *         "details"
                      *       ],
-                     *       "attempt": {
-                     *         "number": 1,
-                     *         "status": "CHECKING"
-                     *       }
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -2603,7 +2879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2643,20 +2919,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "firstName": "example firstName",
-                 *       "middleName": "example middleName",
-                 *       "lastName": "example lastName",
-                 *       "dateOfBirth": "2026-11-21",
+                 *       "firstName": "Oliver",
+                 *       "middleName": "James",
+                 *       "lastName": "Kingsley",
+                 *       "dateOfBirth": "1974-08-11",
                  *       "address": {
-                 *         "line1": "example line1",
-                 *         "line2": "example line2",
-                 *         "locality": "example locality",
-                 *         "state": "example state",
-                 *         "postcode": "example po",
-                 *         "country": "AA"
+                 *         "line1": "67 Kurrajong Lane",
+                 *         "locality": "Norwood",
+                 *         "state": "SA",
+                 *         "postcode": "5067",
+                 *         "country": "AU"
                  *       },
-                 *       "email": "accounts@partner.example",
-                 *       "phone": "+61 2 9000 0000"
+                 *       "email": "oliver.kingsley@wattlecreek.example",
+                 *       "phone": "+61 412 555 019"
                  *     }
                  */
                 "application/json": {
@@ -2699,23 +2974,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z",
+                     *       "expiresAt": "2026-11-22T10:30:00.000Z",
                      *       "individual": {
-                     *         "role": "example role",
-                     *         "roleDescription": "example roleDescription",
-                     *         "status": "example status"
+                     *         "role": "DIRECTOR",
+                     *         "roleDescription": null,
+                     *         "status": "IN_PROGRESS"
                      *       },
                      *       "partner": {
-                     *         "name": "example name"
+                     *         "name": "Harbour Accounting Partners"
                      *       },
-                     *       "attemptsRemaining": 1,
+                     *       "attemptsRemaining": 3,
                      *       "completedSteps": [
                      *         "details"
                      *       ],
-                     *       "attempt": {
-                     *         "number": 1,
-                     *         "status": "CHECKING"
-                     *       }
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -2749,7 +3021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,23 +3097,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z",
+                     *       "expiresAt": "2026-11-22T10:30:00.000Z",
                      *       "individual": {
-                     *         "role": "example role",
-                     *         "roleDescription": "example roleDescription",
-                     *         "status": "example status"
+                     *         "role": "DIRECTOR",
+                     *         "roleDescription": null,
+                     *         "status": "IN_PROGRESS"
                      *       },
                      *       "partner": {
-                     *         "name": "example name"
+                     *         "name": "Harbour Accounting Partners"
                      *       },
-                     *       "attemptsRemaining": 1,
+                     *       "attemptsRemaining": 3,
                      *       "completedSteps": [
                      *         "details"
                      *       ],
-                     *       "attempt": {
-                     *         "number": 1,
-                     *         "status": "CHECKING"
-                     *       }
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -2875,7 +3144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2931,23 +3200,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z",
+                     *       "expiresAt": "2026-11-22T10:30:00.000Z",
                      *       "individual": {
-                     *         "role": "example role",
-                     *         "roleDescription": "example roleDescription",
-                     *         "status": "example status"
+                     *         "role": "DIRECTOR",
+                     *         "roleDescription": null,
+                     *         "status": "IN_PROGRESS"
                      *       },
                      *       "partner": {
-                     *         "name": "example name"
+                     *         "name": "Harbour Accounting Partners"
                      *       },
-                     *       "attemptsRemaining": 1,
+                     *       "attemptsRemaining": 3,
                      *       "completedSteps": [
                      *         "details"
                      *       ],
-                     *       "attempt": {
-                     *         "number": 1,
-                     *         "status": "CHECKING"
-                     *       }
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -2981,7 +3247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3028,7 +3294,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "CHECKING",
-                     *       "attemptsRemaining": 1
+                     *       "attemptsRemaining": 2
                      *     }
                      */
                     "application/json": {
@@ -3042,7 +3308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,7 +3342,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The link token from the URL. */
+                /**
+                 * @description The link token from the URL.
+                 * @example Hd0cjXiaPf47IALoqM4KjIDCTxRYlswl3uI4oK339HY
+                 */
                 token: string;
             };
             cookie?: never;
@@ -3105,10 +3374,10 @@ export interface operations {
                      * @example {
                      *       "billingStatus": "NO_PAYMENT_METHOD",
                      *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "expMonth": 12,
+                     *         "expYear": 2030
                      *       }
                      *     }
                      */
@@ -3119,7 +3388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3153,7 +3422,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The link token from the URL. */
+                /**
+                 * @description The link token from the URL.
+                 * @example Hd0cjXiaPf47IALoqM4KjIDCTxRYlswl3uI4oK339HY
+                 */
                 token: string;
             };
             cookie?: never;
@@ -3180,7 +3452,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "CREATED"
+                     *       "status": "SUCCEEDED"
                      *     }
                      */
                     "application/json": {
@@ -3189,7 +3461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3221,14 +3493,22 @@ export interface operations {
     openEntityReport: {
         parameters: {
             query: {
-                /** @description The API client that asked for the URL. */
+                /**
+                 * @description The API client that asked for the URL.
+                 * @example cli_01JD0000000000000000000000
+                 */
                 client: string;
-                /** @description Unix seconds. */
+                /**
+                 * @description Unix seconds.
+                 * @example 1795258500
+                 */
                 expires: string;
+                /** @example CqcReZKFUpXSFLxkSDp3fgaQrzkhGv-H0sLa31Z8jec */
                 signature: string;
             };
             header?: never;
             path: {
+                /** @example ver_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -3244,7 +3524,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3276,15 +3556,24 @@ export interface operations {
     openIndividualReport: {
         parameters: {
             query: {
-                /** @description The API client that asked for the URL. */
+                /**
+                 * @description The API client that asked for the URL.
+                 * @example cli_01JD0000000000000000000000
+                 */
                 client: string;
-                /** @description Unix seconds. */
+                /**
+                 * @description Unix seconds.
+                 * @example 1795258500
+                 */
                 expires: string;
+                /** @example CqcReZKFUpXSFLxkSDp3fgaQrzkhGv-H0sLa31Z8jec */
                 signature: string;
             };
             header?: never;
             path: {
+                /** @example ver_01JD0000000000000000000000 */
                 id: string;
+                /** @example ind_01JD0000000000000000000000 */
                 individualId: string;
             };
             cookie?: never;
@@ -3300,7 +3589,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3334,9 +3623,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The first part of the key, as in upload.url. */
+                /**
+                 * @description The first part of the key, as in upload.url.
+                 * @example deeds
+                 */
                 folder: string;
-                /** @description The rest of the key, as in upload.url. */
+                /**
+                 * @description The rest of the key, as in upload.url.
+                 * @example dda_01JD0000000000000000000000.pdf
+                 */
                 name: string;
             };
             cookie?: never;
@@ -3350,7 +3645,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3384,9 +3679,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The first part of the key, as in upload.url. */
+                /**
+                 * @description The first part of the key, as in upload.url.
+                 * @example deeds
+                 */
                 folder: string;
-                /** @description The rest of the key, as in upload.url. */
+                /**
+                 * @description The rest of the key, as in upload.url.
+                 * @example dda_01JD0000000000000000000000.pdf
+                 */
                 name: string;
             };
             cookie?: never;
@@ -3400,7 +3701,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3433,7 +3734,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -3454,11 +3758,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "ptn_01JD0000000000000000000000",
-                     *       "name": "example name",
+                     *       "name": "Harbour Accounting Partners",
                      *       "environment": "sandbox",
                      *       "monitoringEligible": true,
-                     *       "commissionBps": 1,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z"
+                     *       "commissionBps": 100,
+                     *       "createdAt": "2026-11-01T09:00:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -3501,7 +3805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,14 +3840,23 @@ export interface operations {
     };
     listApiClients: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -3566,22 +3879,29 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "cli_01JD0000000000000000000000",
-                     *           "label": "example label",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "revokedAt": "2026-11-21T10:20:00.000Z"
+                     *           "label": "Production server",
+                     *           "createdAt": "2026-11-21T09:00:00.000Z",
+                     *           "revokedAt": null
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["ApiClient"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -3609,7 +3929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3646,9 +3966,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -3658,7 +3984,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "example label"
+                 *       "label": "Production server"
                  *     }
                  */
                 "application/json": {
@@ -3681,10 +4007,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "cli_01JD0000000000000000000000",
-                     *       "label": "example label",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "revokedAt": "2026-11-21T10:20:00.000Z",
-                     *       "clientSecret": "example clientSecret"
+                     *       "label": "Production server",
+                     *       "createdAt": "2026-11-21T09:00:00.000Z",
+                     *       "revokedAt": null,
+                     *       "clientSecret": "pvs_secret_2Xw7Qk9rTb4LmN1pVz6cHs3Fd8Jy5Ga0Ue-WoKi_RtE"
                      *     }
                      */
                     "application/json": {
@@ -3722,7 +4048,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3759,10 +4085,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example cli_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -3782,9 +4112,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "cli_01JD0000000000000000000000",
-                     *       "label": "example label",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "revokedAt": "2026-11-21T10:20:00.000Z"
+                     *       "label": "Production server",
+                     *       "createdAt": "2026-11-21T09:00:00.000Z",
+                     *       "revokedAt": null
                      *     }
                      */
                     "application/json": {
@@ -3820,7 +4150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3857,10 +4187,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example cli_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -3880,9 +4214,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "cli_01JD0000000000000000000000",
-                     *       "label": "example label",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "revokedAt": "2026-11-21T10:20:00.000Z"
+                     *       "label": "Production server",
+                     *       "createdAt": "2026-11-21T09:00:00.000Z",
+                     *       "revokedAt": "2026-11-28T09:00:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -3918,7 +4252,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3953,14 +4287,23 @@ export interface operations {
     };
     listWebhookDestinations: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -3982,27 +4325,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "example id",
-                     *           "url": "example url",
+                     *           "id": "whd_01JD0000000000000000000000",
+                     *           "url": "https://partner.example/webhooks/pvs",
                      *           "categories": [
+                     *             "BUSINESS_LOOKUPS",
+                     *             "VERIFICATIONS",
                      *             "PAYMENTS"
                      *           ],
                      *           "enabled": true,
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "createdAt": "2026-11-21T10:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:00:00.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["WebhookDestination"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -4030,7 +4382,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4067,9 +4419,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -4079,11 +4437,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "example url",
+                 *       "url": "https://partner.example/webhooks/pvs",
                  *       "categories": [
+                 *         "BUSINESS_LOOKUPS",
+                 *         "VERIFICATIONS",
                  *         "PAYMENTS"
-                 *       ],
-                 *       "enabled": true
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -4109,15 +4468,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
-                     *       "url": "example url",
+                     *       "id": "whd_01JD0000000000000000000000",
+                     *       "url": "https://partner.example/webhooks/pvs",
                      *       "categories": [
+                     *         "BUSINESS_LOOKUPS",
+                     *         "VERIFICATIONS",
                      *         "PAYMENTS"
                      *       ],
                      *       "enabled": true,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z",
-                     *       "secret": "example secret"
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_4Z3E8_ccRo4Oc9VONflwLoFTnnHFJmqghUimHLWwzM8"
                      *     }
                      */
                     "application/json": {
@@ -4157,7 +4518,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4194,10 +4555,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whd_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -4216,14 +4581,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
-                     *       "url": "example url",
+                     *       "id": "whd_01JD0000000000000000000000",
+                     *       "url": "https://partner.example/webhooks/pvs",
                      *       "categories": [
+                     *         "BUSINESS_LOOKUPS",
+                     *         "VERIFICATIONS",
                      *         "PAYMENTS"
                      *       ],
                      *       "enabled": true,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -4261,7 +4628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4298,10 +4665,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whd_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -4320,14 +4691,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
-                     *       "url": "example url",
+                     *       "id": "whd_01JD0000000000000000000000",
+                     *       "url": "https://partner.example/webhooks/pvs",
                      *       "categories": [
+                     *         "BUSINESS_LOOKUPS",
+                     *         "VERIFICATIONS",
                      *         "PAYMENTS"
                      *       ],
                      *       "enabled": true,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -4365,7 +4738,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4402,10 +4775,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whd_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -4414,11 +4791,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "example url",
                  *       "categories": [
-                 *         "PAYMENTS"
-                 *       ],
-                 *       "enabled": true
+                 *         "BUSINESS_LOOKUPS",
+                 *         "VERIFICATIONS",
+                 *         "PAYMENTS",
+                 *         "MONITORING"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -4442,14 +4820,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
-                     *       "url": "example url",
+                     *       "id": "whd_01JD0000000000000000000000",
+                     *       "url": "https://partner.example/webhooks/pvs",
                      *       "categories": [
+                     *         "BUSINESS_LOOKUPS",
+                     *         "VERIFICATIONS",
                      *         "PAYMENTS"
                      *       ],
                      *       "enabled": true,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -4487,7 +4867,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4524,10 +4904,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whd_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -4546,15 +4930,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
-                     *       "url": "example url",
+                     *       "id": "whd_01JD0000000000000000000000",
+                     *       "url": "https://partner.example/webhooks/pvs",
                      *       "categories": [
+                     *         "BUSINESS_LOOKUPS",
+                     *         "VERIFICATIONS",
                      *         "PAYMENTS"
                      *       ],
                      *       "enabled": true,
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z",
-                     *       "secret": "example secret"
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *       "secret": "whsec_4Z3E8_ccRo4Oc9VONflwLoFTnnHFJmqghUimHLWwzM8"
                      *     }
                      */
                     "application/json": {
@@ -4594,7 +4980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4629,18 +5015,35 @@ export interface operations {
     };
     listWebhookNotifications: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only notifications of this event type.
+                 * @example business-lookup.completed
+                 */
                 type?: string;
+                /** @example PENDING */
                 status?: "PENDING" | "DELIVERED" | "FAILED";
-                /** @description PAYMENTS, VERIFICATIONS, BUSINESS_LOOKUPS, CONTACT_BILLING, DEED_ANALYSIS or MONITORING. */
+                /**
+                 * @description PAYMENTS, VERIFICATIONS, BUSINESS_LOOKUPS, CONTACT_BILLING, DEED_ANALYSIS or MONITORING.
+                 * @example PAYMENTS
+                 */
                 category?: "PAYMENTS" | "VERIFICATIONS" | "BUSINESS_LOOKUPS" | "CONTACT_BILLING" | "DEED_ANALYSIS" | "MONITORING";
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -4662,33 +5065,61 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "example id",
+                     *           "id": "whn_01JD0000000000000000000000",
                      *           "eventId": "evt_01JD0000000000000000000000",
-                     *           "type": "example type",
-                     *           "category": "PAYMENTS",
+                     *           "type": "business-lookup.completed",
+                     *           "category": "BUSINESS_LOOKUPS",
                      *           "destinationId": "whd_01JD0000000000000000000000",
-                     *           "status": "PENDING",
+                     *           "status": "DELIVERED",
                      *           "webhookAttempts": 1,
-                     *           "nextAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastResponseStatus": 1,
-                     *           "deliveredAt": "2026-11-21T10:20:00.000Z",
-                     *           "retryOf": "example retryOf",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "payload": {}
+                     *           "nextAttemptAt": null,
+                     *           "lastAttemptAt": "2026-11-21T10:20:03.000Z",
+                     *           "lastResponseStatus": 200,
+                     *           "deliveredAt": "2026-11-21T10:20:03.000Z",
+                     *           "retryOf": null,
+                     *           "createdAt": "2026-11-21T10:20:02.000Z",
+                     *           "payload": {
+                     *             "type": "business-lookup.completed",
+                     *             "eventId": "evt_01JD0000000000000000000000",
+                     *             "lookupRequestId": "lkp_01JD0000000000000000000000",
+                     *             "channelPartnerId": "ptn_01JD0000000000000000000000",
+                     *             "entity": {
+                     *               "name": "WATTLE CREEK LOGISTICS PTY LTD",
+                     *               "type": "COMPANY"
+                     *             },
+                     *             "individuals": [
+                     *               {
+                     *                 "idvEntityId": "ent_01JD0000000000000000000001"
+                     *               },
+                     *               {
+                     *                 "idvEntityId": "ent_01JD0000000000000000000002"
+                     *               },
+                     *               {
+                     *                 "idvEntityId": "ent_01JD0000000000000000000003"
+                     *               }
+                     *             ],
+                     *             "occurredAt": "2026-11-21T10:20:02.000Z"
+                     *           }
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["WebhookNotification"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -4716,7 +5147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,32 +5182,30 @@ export interface operations {
     };
     sendTestWebhook: {
         parameters: {
-            query?: {
-                /** @description The event prefix. */
-                type?: "payment" | "verification" | "business-lookup" | "contact" | "deed-analysis" | "monitoring";
-                /** @description The rest of the event type, dots as underscores: `alert_created`, `individual_passed`, `succeeded`. */
-                variant?: string;
-            };
+            query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "type": "payment",
-                 *       "variant": "example variant"
+                 *       "type": "business-lookup",
+                 *       "variant": "completed"
                  *     }
                  */
                 "application/json": {
                     /** @description The event prefix. */
-                    type?: "payment" | "verification" | "business-lookup" | "contact" | "deed-analysis" | "monitoring";
+                    type: "payment" | "verification" | "business-lookup" | "contact" | "deed-analysis" | "monitoring";
                     /** @description The rest of the event type, dots as underscores: `alert_created`, `individual_passed`, `succeeded`. */
-                    variant?: string;
+                    variant: string;
                 };
             };
         };
@@ -4795,20 +5224,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "example id",
+                     *           "id": "whn_01JD0000000000000000000000",
                      *           "eventId": "evt_01JD0000000000000000000000",
-                     *           "type": "example type",
-                     *           "category": "PAYMENTS",
+                     *           "type": "business-lookup.completed",
+                     *           "category": "BUSINESS_LOOKUPS",
                      *           "destinationId": "whd_01JD0000000000000000000000",
                      *           "status": "PENDING",
-                     *           "webhookAttempts": 1,
-                     *           "nextAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastResponseStatus": 1,
-                     *           "deliveredAt": "2026-11-21T10:20:00.000Z",
-                     *           "retryOf": "example retryOf",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "payload": {}
+                     *           "webhookAttempts": 0,
+                     *           "nextAttemptAt": "2026-11-21T10:20:02.000Z",
+                     *           "lastAttemptAt": null,
+                     *           "lastResponseStatus": null,
+                     *           "deliveredAt": null,
+                     *           "retryOf": null,
+                     *           "createdAt": "2026-11-21T10:20:02.000Z",
+                     *           "payload": {
+                     *             "type": "business-lookup.completed",
+                     *             "eventId": "evt_01JD0000000000000000000000",
+                     *             "lookupRequestId": "lkp_01JD0000000000000000000000",
+                     *             "channelPartnerId": "ptn_01JD0000000000000000000000",
+                     *             "entity": {
+                     *               "name": "EXAMPLE HOLDINGS PTY LTD",
+                     *               "type": "COMPANY"
+                     *             },
+                     *             "individuals": [
+                     *               {
+                     *                 "idvEntityId": "ent_01JD0000000000000000000000"
+                     *               }
+                     *             ],
+                     *             "occurredAt": "2026-11-21T10:20:00.000Z",
+                     *             "test": true
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -4841,7 +5286,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4878,10 +5323,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whn_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -4900,28 +5349,49 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
+                     *       "id": "whn_01JD0000000000000000000000",
                      *       "eventId": "evt_01JD0000000000000000000000",
-                     *       "type": "example type",
-                     *       "category": "PAYMENTS",
+                     *       "type": "business-lookup.completed",
+                     *       "category": "BUSINESS_LOOKUPS",
                      *       "destinationId": "whd_01JD0000000000000000000000",
-                     *       "status": "PENDING",
+                     *       "status": "DELIVERED",
                      *       "webhookAttempts": 1,
-                     *       "nextAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *       "lastAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *       "lastResponseStatus": 1,
-                     *       "deliveredAt": "2026-11-21T10:20:00.000Z",
-                     *       "retryOf": "example retryOf",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "payload": {},
+                     *       "nextAttemptAt": null,
+                     *       "lastAttemptAt": "2026-11-21T10:20:03.000Z",
+                     *       "lastResponseStatus": 200,
+                     *       "deliveredAt": "2026-11-21T10:20:03.000Z",
+                     *       "retryOf": null,
+                     *       "createdAt": "2026-11-21T10:20:02.000Z",
+                     *       "payload": {
+                     *         "type": "business-lookup.completed",
+                     *         "eventId": "evt_01JD0000000000000000000000",
+                     *         "lookupRequestId": "lkp_01JD0000000000000000000000",
+                     *         "channelPartnerId": "ptn_01JD0000000000000000000000",
+                     *         "entity": {
+                     *           "name": "WATTLE CREEK LOGISTICS PTY LTD",
+                     *           "type": "COMPANY"
+                     *         },
+                     *         "individuals": [
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000001"
+                     *           },
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000002"
+                     *           },
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000003"
+                     *           }
+                     *         ],
+                     *         "occurredAt": "2026-11-21T10:20:02.000Z"
+                     *       },
                      *       "attempts": [
                      *         {
                      *           "attempt": 1,
-                     *           "startedAt": "2026-11-21T10:20:00.000Z",
-                     *           "durationMs": 1,
-                     *           "statusCode": 1,
-                     *           "errorClass": "example errorClass",
-                     *           "responseExcerpt": "example responseExcerpt"
+                     *           "startedAt": "2026-11-21T10:20:02.800Z",
+                     *           "durationMs": 212,
+                     *           "statusCode": 200,
+                     *           "errorClass": "NONE",
+                     *           "responseExcerpt": "{\"received\":true}"
                      *         }
                      *       ]
                      *     }
@@ -4979,7 +5449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5016,10 +5486,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example whn_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -5040,20 +5514,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "example id",
+                     *           "id": "whn_01JD0000000000000000000000",
                      *           "eventId": "evt_01JD0000000000000000000000",
-                     *           "type": "example type",
-                     *           "category": "PAYMENTS",
+                     *           "type": "business-lookup.completed",
+                     *           "category": "BUSINESS_LOOKUPS",
                      *           "destinationId": "whd_01JD0000000000000000000000",
                      *           "status": "PENDING",
-                     *           "webhookAttempts": 1,
-                     *           "nextAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *           "lastResponseStatus": 1,
-                     *           "deliveredAt": "2026-11-21T10:20:00.000Z",
-                     *           "retryOf": "example retryOf",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "payload": {}
+                     *           "webhookAttempts": 0,
+                     *           "nextAttemptAt": "2026-11-21T10:20:02.000Z",
+                     *           "lastAttemptAt": null,
+                     *           "lastResponseStatus": null,
+                     *           "deliveredAt": null,
+                     *           "retryOf": null,
+                     *           "createdAt": "2026-11-21T10:20:02.000Z",
+                     *           "payload": {
+                     *             "type": "business-lookup.completed",
+                     *             "eventId": "evt_01JD0000000000000000000000",
+                     *             "lookupRequestId": "lkp_01JD0000000000000000000000",
+                     *             "channelPartnerId": "ptn_01JD0000000000000000000000",
+                     *             "entity": {
+                     *               "name": "EXAMPLE HOLDINGS PTY LTD",
+                     *               "type": "COMPANY"
+                     *             },
+                     *             "individuals": [
+                     *               {
+                     *                 "idvEntityId": "ent_01JD0000000000000000000000"
+                     *               }
+                     *             ],
+                     *             "occurredAt": "2026-11-21T10:20:00.000Z",
+                     *             "test": true
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -5086,7 +5576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5123,11 +5613,16 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example pay_01JD0000000000000000000000 */
                 paymentId: string;
+                /** @example whn_01JD0000000000000000000000 */
                 notificationId: string;
             };
             cookie?: never;
@@ -5146,20 +5641,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example id",
+                     *       "id": "whn_01JD0000000000000000000000",
                      *       "eventId": "evt_01JD0000000000000000000000",
-                     *       "type": "example type",
-                     *       "category": "PAYMENTS",
+                     *       "type": "business-lookup.completed",
+                     *       "category": "BUSINESS_LOOKUPS",
                      *       "destinationId": "whd_01JD0000000000000000000000",
-                     *       "status": "PENDING",
+                     *       "status": "DELIVERED",
                      *       "webhookAttempts": 1,
-                     *       "nextAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *       "lastAttemptAt": "2026-11-21T10:20:00.000Z",
-                     *       "lastResponseStatus": 1,
-                     *       "deliveredAt": "2026-11-21T10:20:00.000Z",
-                     *       "retryOf": "example retryOf",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "payload": {}
+                     *       "nextAttemptAt": null,
+                     *       "lastAttemptAt": "2026-11-21T10:20:03.000Z",
+                     *       "lastResponseStatus": 200,
+                     *       "deliveredAt": "2026-11-21T10:20:03.000Z",
+                     *       "retryOf": null,
+                     *       "createdAt": "2026-11-21T10:20:02.000Z",
+                     *       "payload": {
+                     *         "type": "business-lookup.completed",
+                     *         "eventId": "evt_01JD0000000000000000000000",
+                     *         "lookupRequestId": "lkp_01JD0000000000000000000000",
+                     *         "channelPartnerId": "ptn_01JD0000000000000000000000",
+                     *         "entity": {
+                     *           "name": "WATTLE CREEK LOGISTICS PTY LTD",
+                     *           "type": "COMPANY"
+                     *         },
+                     *         "individuals": [
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000001"
+                     *           },
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000002"
+                     *           },
+                     *           {
+                     *             "idvEntityId": "ent_01JD0000000000000000000003"
+                     *           }
+                     *         ],
+                     *         "occurredAt": "2026-11-21T10:20:02.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -5214,7 +5730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5249,16 +5765,28 @@ export interface operations {
     };
     listContacts: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Your own id for the contact (visible ASCII, ≤ 100). */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Your own id for the contact (visible ASCII, ≤ 100).
+                 * @example CRM-10428
+                 */
                 externalId?: string;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -5281,33 +5809,35 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "con_01JD0000000000000000000000",
-                     *           "name": "example name",
-                     *           "email": "example email",
-                     *           "externalId": "example externalId",
+                     *           "name": "Wattle Creek Logistics Pty Ltd",
+                     *           "email": "accounts@wattlecreek.example",
+                     *           "externalId": "CRM-10428",
                      *           "billingStatus": "NO_PAYMENT_METHOD",
-                     *           "billingBlocked": true,
-                     *           "card": {
-                     *             "brand": "example brand",
-                     *             "last4": "4444",
-                     *             "expMonth": 1,
-                     *             "expYear": 1
-                     *           },
-                     *           "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "billingBlocked": false,
+                     *           "card": null,
+                     *           "archivedAt": null,
+                     *           "createdAt": "2026-11-21T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:15:00.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -5335,7 +5865,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5372,9 +5902,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -5384,9 +5920,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example name",
-                 *       "email": "accounts@partner.example",
-                 *       "externalId": "example-externalId"
+                 *       "name": "Wattle Creek Logistics Pty Ltd",
+                 *       "email": "accounts@wattlecreek.example",
+                 *       "externalId": "CRM-10428"
                  *     }
                  */
                 "application/json": {
@@ -5397,7 +5933,10 @@ export interface operations {
                      * @description Where the contact is reached; PVS does not write to it.
                      */
                     email?: string;
-                    /** @description Your own id for the contact (visible ASCII, ≤ 100). */
+                    /**
+                     * @description Your own id for the contact (visible ASCII, ≤ 100).
+                     * @example CRM-10428
+                     */
                     externalId?: string;
                 };
             };
@@ -5416,20 +5955,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "con_01JD0000000000000000000000",
-                     *       "name": "example name",
-                     *       "email": "example email",
-                     *       "externalId": "example externalId",
+                     *       "name": "Wattle Creek Logistics Pty Ltd",
+                     *       "email": "accounts@wattlecreek.example",
+                     *       "externalId": "CRM-10428",
                      *       "billingStatus": "NO_PAYMENT_METHOD",
-                     *       "billingBlocked": true,
-                     *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
-                     *       },
-                     *       "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "billingBlocked": false,
+                     *       "card": null,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-21T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -5474,7 +6008,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,11 +6045,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5535,20 +6075,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "con_01JD0000000000000000000000",
-                     *       "name": "example name",
-                     *       "email": "example email",
-                     *       "externalId": "example externalId",
+                     *       "name": "Wattle Creek Logistics Pty Ltd",
+                     *       "email": "accounts@wattlecreek.example",
+                     *       "externalId": "CRM-10428",
                      *       "billingStatus": "NO_PAYMENT_METHOD",
-                     *       "billingBlocked": true,
-                     *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
-                     *       },
-                     *       "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "billingBlocked": false,
+                     *       "card": null,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-21T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -5593,7 +6128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5630,11 +6165,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5654,20 +6195,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "con_01JD0000000000000000000000",
-                     *       "name": "example name",
-                     *       "email": "example email",
-                     *       "externalId": "example externalId",
+                     *       "name": "Wattle Creek Logistics Pty Ltd",
+                     *       "email": "accounts@wattlecreek.example",
+                     *       "externalId": "CRM-10428",
                      *       "billingStatus": "NO_PAYMENT_METHOD",
-                     *       "billingBlocked": true,
-                     *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
-                     *       },
-                     *       "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "billingBlocked": false,
+                     *       "card": null,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-21T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -5712,7 +6248,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5749,11 +6285,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5762,10 +6304,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example name",
-                 *       "email": "accounts@partner.example",
-                 *       "externalId": "example-externalId",
-                 *       "billingBlocked": true
+                 *       "email": "payables@wattlecreek.example"
                  *     }
                  */
                 "application/json": {
@@ -5792,20 +6331,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "con_01JD0000000000000000000000",
-                     *       "name": "example name",
-                     *       "email": "example email",
-                     *       "externalId": "example externalId",
+                     *       "name": "Wattle Creek Logistics Pty Ltd",
+                     *       "email": "accounts@wattlecreek.example",
+                     *       "externalId": "CRM-10428",
                      *       "billingStatus": "NO_PAYMENT_METHOD",
-                     *       "billingBlocked": true,
-                     *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
-                     *       },
-                     *       "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "billingBlocked": false,
+                     *       "card": null,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-21T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -5850,7 +6384,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5887,11 +6421,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5911,20 +6451,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "con_01JD0000000000000000000000",
-                     *       "name": "example name",
-                     *       "email": "example email",
-                     *       "externalId": "example externalId",
+                     *       "name": "Wattle Creek Logistics Pty Ltd",
+                     *       "email": "accounts@wattlecreek.example",
+                     *       "externalId": "CRM-10428",
                      *       "billingStatus": "NO_PAYMENT_METHOD",
-                     *       "billingBlocked": true,
-                     *       "card": {
-                     *         "brand": "example brand",
-                     *         "last4": "4444",
-                     *         "expMonth": 1,
-                     *         "expYear": 1
-                     *       },
-                     *       "archivedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "billingBlocked": false,
+                     *       "card": null,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-21T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -5969,7 +6504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6006,13 +6541,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6031,8 +6575,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "example url",
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z"
+                     *       "url": "https://pvs.example/c/Hd0cjXiaPf47IALoqM4KjIDCTxRYlswl3uI4oK339HY",
+                     *       "expiresAt": "2026-11-22T10:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -6066,7 +6610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6101,16 +6645,28 @@ export interface operations {
     };
     listCharges: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Only this contact’s charges. */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only this contact’s charges.
+                 * @example con_01JD0000000000000000000000
+                 */
                 contactId?: string;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -6133,28 +6689,35 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "chg_01JD0000000000000000000000",
-                     *           "contactId": "con_01JD0000000000000000000000",
+                     *           "contactId": null,
                      *           "billedTo": "PARTNER",
                      *           "product": "BUSINESS_LOOKUP_FULL",
-                     *           "referenceId": "example referenceId",
-                     *           "amount": 1,
-                     *           "status": "PENDING",
-                     *           "billingRunId": "brn_01JD0000000000000000000000",
+                     *           "referenceId": "lkp_01JD0000000000000000000000",
+                     *           "amount": 1500,
+                     *           "status": "BILLED",
+                     *           "billingRunId": null,
                      *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "updatedAt": "2026-11-21T10:20:02.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Charge"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -6182,7 +6745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6219,11 +6782,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The charge (`chg_…`). */
+                /**
+                 * @description The charge (`chg_…`).
+                 * @example chg_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6243,15 +6812,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "chg_01JD0000000000000000000000",
-                     *       "contactId": "con_01JD0000000000000000000000",
+                     *       "contactId": null,
                      *       "billedTo": "PARTNER",
                      *       "product": "BUSINESS_LOOKUP_FULL",
-                     *       "referenceId": "example referenceId",
-                     *       "amount": 1,
-                     *       "status": "PENDING",
-                     *       "billingRunId": "brn_01JD0000000000000000000000",
+                     *       "referenceId": "lkp_01JD0000000000000000000000",
+                     *       "amount": 1500,
+                     *       "status": "BILLED",
+                     *       "billingRunId": null,
                      *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "updatedAt": "2026-11-21T10:20:02.000Z"
                      *     }
                      */
                     "application/json": {
@@ -6303,7 +6872,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6338,16 +6907,28 @@ export interface operations {
     };
     listBusinessLookups: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Only lookups in this status. */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only lookups in this status.
+                 * @example PENDING
+                 */
                 status?: "PENDING" | "COMPLETED" | "FAILED";
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -6370,39 +6951,46 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *           "status": "PENDING",
+                     *           "status": "COMPLETED",
                      *           "scope": "FULL",
-                     *           "abn": "32111111114",
-                     *           "acn": "111111114",
-                     *           "failureReason": "NOT_FOUND",
-                     *           "contactId": "con_01JD0000000000000000000000",
+                     *           "abn": "54222222228",
+                     *           "acn": null,
+                     *           "failureReason": null,
+                     *           "contactId": null,
                      *           "entity": {
-                     *             "name": "example name",
+                     *             "name": "WATTLE CREEK LOGISTICS PTY LTD",
                      *             "type": "COMPANY"
                      *           },
                      *           "partyCounts": {
-                     *             "beneficialOwners": 1,
-                     *             "directors": 1,
-                     *             "officers": 1,
-                     *             "total": 1
+                     *             "beneficialOwners": 3,
+                     *             "directors": 2,
+                     *             "officers": 3,
+                     *             "total": 3
                      *           },
-                     *           "uboCount": 1,
+                     *           "uboCount": 3,
                      *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z",
-                     *           "completedAt": "2026-11-21T10:20:00.000Z"
+                     *           "updatedAt": "2026-11-21T10:20:02.000Z",
+                     *           "completedAt": "2026-11-21T10:20:02.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["LookupSummary"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -6430,7 +7018,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,9 +7055,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -6479,11 +7073,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "abn": "32111111114",
-                 *       "acn": "111111114",
-                 *       "scope": "FULL",
-                 *       "contactId": "con_01JD0000000000000000000000",
-                 *       "channelPartnerId": "ptn_01JD0000000000000000000000"
+                 *       "abn": "54 222 222 228",
+                 *       "scope": "FULL"
                  *     }
                  */
                 "application/json": {
@@ -6545,7 +7136,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6582,11 +7173,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The lookup (`lkp_…`). */
+                /**
+                 * @description The lookup (`lkp_…`).
+                 * @example lkp_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6606,34 +7203,64 @@ export interface operations {
                     /**
                      * @example {
                      *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "status": "PENDING",
+                     *       "status": "COMPLETED",
                      *       "scope": "FULL",
-                     *       "abn": "32111111114",
-                     *       "acn": "111111114",
-                     *       "failureReason": "NOT_FOUND",
-                     *       "contactId": "con_01JD0000000000000000000000",
+                     *       "abn": "54222222228",
+                     *       "acn": null,
+                     *       "failureReason": null,
+                     *       "contactId": null,
                      *       "entity": {
-                     *         "name": "example name",
+                     *         "name": "WATTLE CREEK LOGISTICS PTY LTD",
                      *         "type": "COMPANY"
                      *       },
                      *       "partyCounts": {
-                     *         "beneficialOwners": 1,
-                     *         "directors": 1,
-                     *         "officers": 1,
-                     *         "total": 1
+                     *         "beneficialOwners": 3,
+                     *         "directors": 2,
+                     *         "officers": 3,
+                     *         "total": 3
                      *       },
                      *       "individuals": [
                      *         {
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
+                     *           "idvEntityId": "ent_01JD0000000000000000000001",
                      *           "role": "DIRECTOR",
-                     *           "name": "example name",
-                     *           "ownershipPercent": 1
+                     *           "name": "Oliver James KINGSLEY",
+                     *           "ownershipPercent": null
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000001",
+                     *           "role": "SECRETARY",
+                     *           "name": "Oliver James KINGSLEY",
+                     *           "ownershipPercent": null
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000001",
+                     *           "role": "UBO",
+                     *           "name": "Oliver James KINGSLEY",
+                     *           "ownershipPercent": 40
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000002",
+                     *           "role": "DIRECTOR",
+                     *           "name": "Priscilla Mary FAIRBAIRN",
+                     *           "ownershipPercent": null
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000002",
+                     *           "role": "UBO",
+                     *           "name": "Priscilla Mary FAIRBAIRN",
+                     *           "ownershipPercent": 30
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000003",
+                     *           "role": "UBO",
+                     *           "name": "Daniel Hugh MERRIWEATHER",
+                     *           "ownershipPercent": 30
                      *         }
                      *       ],
-                     *       "uboCount": 1,
+                     *       "uboCount": 3,
                      *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z"
+                     *       "updatedAt": "2026-11-21T10:20:02.000Z",
+                     *       "completedAt": "2026-11-21T10:20:02.000Z"
                      *     }
                      */
                     "application/json": {
@@ -6687,7 +7314,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,13 +7351,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The ETag of an earlier answer: 304 when unchanged, and no read budget spent. */
+                /**
+                 * @description The ETag of an earlier answer: 304 when unchanged, and no read budget spent.
+                 * @example W/"mD4sQ0cY2Xn8bVt1kR7eLp5aZ3w"
+                 */
                 "if-none-match"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The lookup (`lkp_…`). */
+                /**
+                 * @description The lookup (`lkp_…`).
+                 * @example lkp_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6750,28 +7386,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "retrievedAt": "2026-11-21T10:20:00.000Z",
+                     *       "retrievedAt": "2026-11-21T10:20:02.000Z",
                      *       "abr": {
-                     *         "abn": "32111111114",
+                     *         "abn": "54222222228",
                      *         "status": "ACTIVE",
-                     *         "statusFrom": "2026-11-21",
-                     *         "entityName": "example entityName",
+                     *         "statusFrom": "2009-11-02",
+                     *         "entityName": "WATTLE CREEK LOGISTICS PTY LTD",
                      *         "entityType": "COMPANY",
-                     *         "gstRegisteredFrom": "2026-11-21",
+                     *         "gstRegisteredFrom": "2009-12-01",
                      *         "businessNames": [
-                     *           "example businessNames"
+                     *           "Wattle Creek Freight"
                      *         ],
-                     *         "state": "example state",
-                     *         "postcode": "example postcode"
+                     *         "state": "VIC",
+                     *         "postcode": "3029"
                      *       },
                      *       "asic": {
-                     *         "acn": "111111114",
-                     *         "name": "example name",
-                     *         "type": "example type",
-                     *         "class": "example class",
-                     *         "status": "example status",
-                     *         "registeredOn": "2026-11-21",
-                     *         "deregisteredOn": "2026-11-21"
+                     *         "acn": "222222228",
+                     *         "name": "WATTLE CREEK LOGISTICS PTY LTD",
+                     *         "type": "APTY",
+                     *         "class": "LMSH",
+                     *         "status": "REGD",
+                     *         "registeredOn": "2009-11-02",
+                     *         "deregisteredOn": null
                      *       },
                      *       "officersSource": "AVAILABLE"
                      *     }
@@ -6842,7 +7478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6879,13 +7515,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The ETag of an earlier answer: 304 when unchanged, and no read budget spent. */
+                /**
+                 * @description The ETag of an earlier answer: 304 when unchanged, and no read budget spent.
+                 * @example W/"mD4sQ0cY2Xn8bVt1kR7eLp5aZ3w"
+                 */
                 "if-none-match"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The lookup (`lkp_…`). */
+                /**
+                 * @description The lookup (`lkp_…`).
+                 * @example lkp_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6905,67 +7550,139 @@ export interface operations {
                     /**
                      * @example {
                      *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "structureAsOf": "2026-11-21T10:20:00.000Z",
+                     *       "structureAsOf": "2026-11-21T10:20:02.000Z",
                      *       "ownershipSource": "AVAILABLE",
                      *       "complete": true,
-                     *       "truncated": true,
+                     *       "truncated": false,
                      *       "traversalComplete": true,
                      *       "reason": "COMPLETE",
                      *       "completeness": "HIGH",
                      *       "nodes": [
                      *         {
-                     *           "id": "example id",
+                     *           "id": "n1",
                      *           "kind": "COMPANY",
-                     *           "name": "example name",
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
-                     *           "acn": "111111114",
-                     *           "abn": "32111111114"
+                     *           "name": "WATTLE CREEK LOGISTICS PTY LTD",
+                     *           "idvEntityId": null,
+                     *           "acn": "222222228",
+                     *           "abn": "54222222228"
+                     *         },
+                     *         {
+                     *           "id": "n2",
+                     *           "kind": "PERSON",
+                     *           "name": "Oliver James KINGSLEY",
+                     *           "idvEntityId": "ent_01JD0000000000000000000001",
+                     *           "acn": null,
+                     *           "abn": null
+                     *         },
+                     *         {
+                     *           "id": "n3",
+                     *           "kind": "COMPANY",
+                     *           "name": "FAIRBAIRN MERRIWEATHER HOLDINGS PTY LTD",
+                     *           "idvEntityId": null,
+                     *           "acn": "333333332",
+                     *           "abn": "88333333332"
+                     *         },
+                     *         {
+                     *           "id": "n4",
+                     *           "kind": "PERSON",
+                     *           "name": "Priscilla Mary FAIRBAIRN",
+                     *           "idvEntityId": "ent_01JD0000000000000000000002",
+                     *           "acn": null,
+                     *           "abn": null
+                     *         },
+                     *         {
+                     *           "id": "n5",
+                     *           "kind": "PERSON",
+                     *           "name": "Daniel Hugh MERRIWEATHER",
+                     *           "idvEntityId": "ent_01JD0000000000000000000003",
+                     *           "acn": null,
+                     *           "abn": null
                      *         }
                      *       ],
                      *       "edges": [
                      *         {
-                     *           "ownerId": "example ownerId",
-                     *           "ownedId": "example ownedId",
-                     *           "percent": 1
-                     *         }
-                     *       ],
-                     *       "blockedNodes": [
+                     *           "ownerId": "n2",
+                     *           "ownedId": "n1",
+                     *           "percent": 40
+                     *         },
                      *         {
-                     *           "nodeId": "example nodeId",
-                     *           "kind": "COMPANY",
-                     *           "name": "example name",
-                     *           "ownershipPercent": 1
-                     *         }
-                     *       ],
-                     *       "unlinkedOwners": [
+                     *           "ownerId": "n3",
+                     *           "ownedId": "n1",
+                     *           "percent": 60
+                     *         },
                      *         {
-                     *           "name": "example name",
-                     *           "ownedId": "example ownedId",
-                     *           "percent": 1
+                     *           "ownerId": "n4",
+                     *           "ownedId": "n3",
+                     *           "percent": 50
+                     *         },
+                     *         {
+                     *           "ownerId": "n5",
+                     *           "ownedId": "n3",
+                     *           "percent": 50
                      *         }
                      *       ],
+                     *       "blockedNodes": [],
+                     *       "unlinkedOwners": [],
                      *       "personalDetails": "AVAILABLE",
                      *       "beneficialOwners": [
                      *         {
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
+                     *           "idvEntityId": "ent_01JD0000000000000000000001",
                      *           "name": {
-                     *             "givenNames": "example givenNames",
-                     *             "familyName": "example familyName"
+                     *             "givenNames": "Oliver James",
+                     *             "familyName": "KINGSLEY"
                      *           },
-                     *           "dateOfBirth": "2026-11-21",
+                     *           "dateOfBirth": "1974-08-11",
                      *           "address": {
-                     *             "line1": "example line1",
-                     *             "locality": "example locality",
-                     *             "state": "example state",
-                     *             "postcode": "example postcode",
-                     *             "country": "example country"
+                     *             "line1": "67 Kurrajong Lane",
+                     *             "locality": "NORWOOD",
+                     *             "state": "SA",
+                     *             "postcode": "5067",
+                     *             "country": "AU"
                      *           },
-                     *           "ownershipPercent": 1,
+                     *           "ownershipPercent": 40,
                      *           "screening": {
                      *             "status": "CLEAR",
-                     *             "categories": [
-                     *               "example categories"
-                     *             ]
+                     *             "categories": []
+                     *           }
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000002",
+                     *           "name": {
+                     *             "givenNames": "Priscilla Mary",
+                     *             "familyName": "FAIRBAIRN"
+                     *           },
+                     *           "dateOfBirth": "1978-12-22",
+                     *           "address": {
+                     *             "line1": "42 Melaleuca Crescent",
+                     *             "locality": "NORWOOD",
+                     *             "state": "SA",
+                     *             "postcode": "5067",
+                     *             "country": "AU"
+                     *           },
+                     *           "ownershipPercent": 30,
+                     *           "screening": {
+                     *             "status": "CLEAR",
+                     *             "categories": []
+                     *           }
+                     *         },
+                     *         {
+                     *           "idvEntityId": "ent_01JD0000000000000000000003",
+                     *           "name": {
+                     *             "givenNames": "Daniel Hugh",
+                     *             "familyName": "MERRIWEATHER"
+                     *           },
+                     *           "dateOfBirth": "1967-12-27",
+                     *           "address": {
+                     *             "line1": "73 Grevillea Drive",
+                     *             "locality": "BALLARAT",
+                     *             "state": "VIC",
+                     *             "postcode": "3350",
+                     *             "country": "AU"
+                     *           },
+                     *           "ownershipPercent": 30,
+                     *           "screening": {
+                     *             "status": "CLEAR",
+                     *             "categories": []
                      *           }
                      *         }
                      *       ]
@@ -7073,7 +7790,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7108,18 +7825,33 @@ export interface operations {
     };
     listPayments: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Only payments in this status. */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only payments in this status.
+                 * @example CREATED
+                 */
                 status?: "CREATED" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
-                /** @description Only this contact’s payments. */
+                /**
+                 * @description Only this contact’s payments.
+                 * @example con_01JD0000000000000000000000
+                 */
                 contactId?: string;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -7143,33 +7875,42 @@ export interface operations {
                      *         {
                      *           "id": "pay_01JD0000000000000000000000",
                      *           "status": "CREATED",
-                     *           "amount": 1,
-                     *           "commissionAmount": 1,
+                     *           "amount": 125000,
+                     *           "commissionAmount": 1250,
                      *           "currency": "AUD",
-                     *           "prn": "example prn",
-                     *           "description": "example description",
-                     *           "contactId": "con_01JD0000000000000000000000",
-                     *           "metadata": {},
-                     *           "paymentUrl": "https://partner.example/pvs",
-                     *           "linkExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *           "attempts": 1,
-                     *           "failureReason": "example failureReason",
-                     *           "completedAt": "2026-11-21T10:20:00.000Z",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "prn": "55100456789123",
+                     *           "description": "BAS, September quarter 2026",
+                     *           "contactId": null,
+                     *           "metadata": {
+                     *             "invoice": "INV-1001"
+                     *           },
+                     *           "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *           "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+                     *           "attempts": 0,
+                     *           "failureReason": null,
+                     *           "completedAt": null,
+                     *           "createdAt": "2026-11-21T10:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:30:00.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Payment"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -7197,7 +7938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7234,9 +7975,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -7246,11 +7993,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 1,
-                 *       "prn": "example prn",
-                 *       "description": "example description",
-                 *       "contactId": "con_01JD0000000000000000000000",
-                 *       "metadata": {}
+                 *       "amount": 125000,
+                 *       "prn": "5510 0456 7891 23",
+                 *       "description": "BAS, September quarter 2026",
+                 *       "metadata": {
+                 *         "invoice": "INV-1001"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -7287,20 +8035,22 @@ export interface operations {
                      * @example {
                      *       "id": "pay_01JD0000000000000000000000",
                      *       "status": "CREATED",
-                     *       "amount": 1,
-                     *       "commissionAmount": 1,
+                     *       "amount": 125000,
+                     *       "commissionAmount": 1250,
                      *       "currency": "AUD",
-                     *       "prn": "example prn",
-                     *       "description": "example description",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "metadata": {},
-                     *       "paymentUrl": "https://partner.example/pvs",
-                     *       "linkExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "attempts": 1,
-                     *       "failureReason": "example failureReason",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "prn": "55100456789123",
+                     *       "description": "BAS, September quarter 2026",
+                     *       "contactId": null,
+                     *       "metadata": {
+                     *         "invoice": "INV-1001"
+                     *       },
+                     *       "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *       "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+                     *       "attempts": 0,
+                     *       "failureReason": null,
+                     *       "completedAt": null,
+                     *       "createdAt": "2026-11-21T10:30:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:30:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -7372,7 +8122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7409,11 +8159,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The payment (`pay_…`). */
+                /**
+                 * @description The payment (`pay_…`).
+                 * @example pay_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7434,20 +8190,22 @@ export interface operations {
                      * @example {
                      *       "id": "pay_01JD0000000000000000000000",
                      *       "status": "CREATED",
-                     *       "amount": 1,
-                     *       "commissionAmount": 1,
+                     *       "amount": 125000,
+                     *       "commissionAmount": 1250,
                      *       "currency": "AUD",
-                     *       "prn": "example prn",
-                     *       "description": "example description",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "metadata": {},
-                     *       "paymentUrl": "https://partner.example/pvs",
-                     *       "linkExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "attempts": 1,
-                     *       "failureReason": "example failureReason",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "prn": "55100456789123",
+                     *       "description": "BAS, September quarter 2026",
+                     *       "contactId": null,
+                     *       "metadata": {
+                     *         "invoice": "INV-1001"
+                     *       },
+                     *       "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *       "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+                     *       "attempts": 0,
+                     *       "failureReason": null,
+                     *       "completedAt": null,
+                     *       "createdAt": "2026-11-21T10:30:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:30:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -7519,7 +8277,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,11 +8314,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The payment (`pay_…`). */
+                /**
+                 * @description The payment (`pay_…`).
+                 * @example pay_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7581,20 +8345,22 @@ export interface operations {
                      * @example {
                      *       "id": "pay_01JD0000000000000000000000",
                      *       "status": "CREATED",
-                     *       "amount": 1,
-                     *       "commissionAmount": 1,
+                     *       "amount": 125000,
+                     *       "commissionAmount": 1250,
                      *       "currency": "AUD",
-                     *       "prn": "example prn",
-                     *       "description": "example description",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "metadata": {},
-                     *       "paymentUrl": "https://partner.example/pvs",
-                     *       "linkExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "attempts": 1,
-                     *       "failureReason": "example failureReason",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "prn": "55100456789123",
+                     *       "description": "BAS, September quarter 2026",
+                     *       "contactId": null,
+                     *       "metadata": {
+                     *         "invoice": "INV-1001"
+                     *       },
+                     *       "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *       "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+                     *       "attempts": 0,
+                     *       "failureReason": null,
+                     *       "completedAt": null,
+                     *       "createdAt": "2026-11-21T10:30:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:30:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -7666,7 +8432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7703,13 +8469,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The payment (`pay_…`). */
+                /**
+                 * @description The payment (`pay_…`).
+                 * @example pay_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7730,20 +8505,22 @@ export interface operations {
                      * @example {
                      *       "id": "pay_01JD0000000000000000000000",
                      *       "status": "CREATED",
-                     *       "amount": 1,
-                     *       "commissionAmount": 1,
+                     *       "amount": 125000,
+                     *       "commissionAmount": 1250,
                      *       "currency": "AUD",
-                     *       "prn": "example prn",
-                     *       "description": "example description",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "metadata": {},
-                     *       "paymentUrl": "https://partner.example/pvs",
-                     *       "linkExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "attempts": 1,
-                     *       "failureReason": "example failureReason",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "prn": "55100456789123",
+                     *       "description": "BAS, September quarter 2026",
+                     *       "contactId": null,
+                     *       "metadata": {
+                     *         "invoice": "INV-1001"
+                     *       },
+                     *       "paymentUrl": "https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *       "linkExpiresAt": "2026-12-05T10:30:00.000Z",
+                     *       "attempts": 0,
+                     *       "failureReason": null,
+                     *       "completedAt": null,
+                     *       "createdAt": "2026-11-21T10:30:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:30:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -7815,7 +8592,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7850,18 +8627,33 @@ export interface operations {
     };
     listVerifications: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Only requests in this status. */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only requests in this status.
+                 * @example DRAFT
+                 */
                 status?: "DRAFT" | "UBO_REVIEW" | "READY_TO_SEND" | "VERIFICATIONS_SENT" | "COMPLETED";
-                /** @description Only requests bound to this lookup. */
+                /**
+                 * @description Only requests bound to this lookup.
+                 * @example lkp_01JD0000000000000000000000
+                 */
                 lookupRequestId?: string;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -7885,68 +8677,67 @@ export interface operations {
                      *         {
                      *           "id": "ver_01JD0000000000000000000000",
                      *           "mode": "AUSTRAC_CDD",
-                     *           "status": "DRAFT",
-                     *           "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *           "entityName": "example entityName",
-                     *           "contactId": "con_01JD0000000000000000000000",
+                     *           "status": "READY_TO_SEND",
+                     *           "lookupRequestId": null,
+                     *           "entityName": "Wattle Creek Logistics Pty Ltd",
+                     *           "contactId": null,
                      *           "structureConfirmed": true,
-                     *           "riskLevel": "LOW",
-                     *           "completedAt": "2026-11-21T10:20:00.000Z",
-                     *           "issueList": [
-                     *             {
-                     *               "individualId": "ind_01JD0000000000000000000000",
-                     *               "code": "example code",
-                     *               "message": "example message"
-                     *             }
-                     *           ],
-                     *           "checkResults": [
-                     *             {
-                     *               "name": "example name",
-                     *               "checkType": "example checkType",
-                     *               "result": "example result",
-                     *               "code": "example code",
-                     *               "message": "example message"
-                     *             }
-                     *           ],
+                     *           "riskLevel": "UNKNOWN",
+                     *           "completedAt": null,
+                     *           "issueList": [],
+                     *           "checkResults": [],
                      *           "individuals": [
                      *             {
-                     *               "id": "ind_01JD0000000000000000000000",
-                     *               "externalId": "example externalId",
-                     *               "idvEntityId": "ent_01JD0000000000000000000000",
+                     *               "id": "ind_01JD0000000000000000000001",
+                     *               "externalId": "CRM-10428-1",
+                     *               "idvEntityId": null,
                      *               "role": "DIRECTOR",
-                     *               "roleDescription": "example roleDescription",
+                     *               "roleDescription": null,
                      *               "status": "PENDING",
-                     *               "attemptCount": 1,
-                     *               "maxAttempts": 1,
-                     *               "manualOverride": true,
-                     *               "completedAt": "2026-11-21T10:20:00.000Z",
-                     *               "checkResults": [
-                     *                 {
-                     *                   "name": "example name",
-                     *                   "checkType": "example checkType",
-                     *                   "result": "example result",
-                     *                   "code": "example code",
-                     *                   "message": "example message"
-                     *                 }
-                     *               ],
-                     *               "createdAt": "2026-11-21T10:20:00.000Z"
+                     *               "attemptCount": 0,
+                     *               "maxAttempts": 3,
+                     *               "manualOverride": false,
+                     *               "completedAt": null,
+                     *               "checkResults": [],
+                     *               "createdAt": "2026-11-21T10:25:00.000Z"
+                     *             },
+                     *             {
+                     *               "id": "ind_01JD0000000000000000000002",
+                     *               "externalId": "CRM-10428-2",
+                     *               "idvEntityId": null,
+                     *               "role": "UBO",
+                     *               "roleDescription": "Holds 40 % of the shares",
+                     *               "status": "PENDING",
+                     *               "attemptCount": 0,
+                     *               "maxAttempts": 3,
+                     *               "manualOverride": false,
+                     *               "completedAt": null,
+                     *               "checkResults": [],
+                     *               "createdAt": "2026-11-21T10:25:00.000Z"
                      *             }
                      *           ],
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "createdAt": "2026-11-21T10:25:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:25:00.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Verification"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -7974,7 +8765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8011,9 +8802,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -8024,19 +8821,19 @@ export interface operations {
                 /**
                  * @example {
                  *       "mode": "AUSTRAC_CDD",
-                 *       "lookupRequestId": "lkp_01JD0000000000000000000000",
+                 *       "entityName": "Wattle Creek Logistics Pty Ltd",
                  *       "individuals": [
                  *         {
-                 *           "idvEntityId": "ent_01JD0000000000000000000000",
-                 *           "externalId": "example-externalId",
-                 *           "role": "example role",
-                 *           "roleDescription": "example roleDescription"
+                 *           "externalId": "CRM-10428-1",
+                 *           "role": "DIRECTOR"
+                 *         },
+                 *         {
+                 *           "externalId": "CRM-10428-2",
+                 *           "role": "UBO",
+                 *           "roleDescription": "Holds 40 % of the shares"
                  *         }
                  *       ],
-                 *       "entityName": "example entityName",
-                 *       "contactId": "con_01JD0000000000000000000000",
-                 *       "structureConfirmed": true,
-                 *       "channelPartnerId": "ptn_01JD0000000000000000000000"
+                 *       "structureConfirmed": true
                  *     }
                  */
                 "application/json": {
@@ -8081,55 +8878,47 @@ export interface operations {
                      * @example {
                      *       "id": "ver_01JD0000000000000000000000",
                      *       "mode": "AUSTRAC_CDD",
-                     *       "status": "DRAFT",
-                     *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "entityName": "example entityName",
-                     *       "contactId": "con_01JD0000000000000000000000",
+                     *       "status": "READY_TO_SEND",
+                     *       "lookupRequestId": null,
+                     *       "entityName": "Wattle Creek Logistics Pty Ltd",
+                     *       "contactId": null,
                      *       "structureConfirmed": true,
-                     *       "riskLevel": "LOW",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "issueList": [
-                     *         {
-                     *           "individualId": "ind_01JD0000000000000000000000",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
-                     *       "checkResults": [
-                     *         {
-                     *           "name": "example name",
-                     *           "checkType": "example checkType",
-                     *           "result": "example result",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
+                     *       "riskLevel": "UNKNOWN",
+                     *       "completedAt": null,
+                     *       "issueList": [],
+                     *       "checkResults": [],
                      *       "individuals": [
                      *         {
-                     *           "id": "ind_01JD0000000000000000000000",
-                     *           "externalId": "example externalId",
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
+                     *           "id": "ind_01JD0000000000000000000001",
+                     *           "externalId": "CRM-10428-1",
+                     *           "idvEntityId": null,
                      *           "role": "DIRECTOR",
-                     *           "roleDescription": "example roleDescription",
+                     *           "roleDescription": null,
                      *           "status": "PENDING",
-                     *           "attemptCount": 1,
-                     *           "maxAttempts": 1,
-                     *           "manualOverride": true,
-                     *           "completedAt": "2026-11-21T10:20:00.000Z",
-                     *           "checkResults": [
-                     *             {
-                     *               "name": "example name",
-                     *               "checkType": "example checkType",
-                     *               "result": "example result",
-                     *               "code": "example code",
-                     *               "message": "example message"
-                     *             }
-                     *           ],
-                     *           "createdAt": "2026-11-21T10:20:00.000Z"
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ind_01JD0000000000000000000002",
+                     *           "externalId": "CRM-10428-2",
+                     *           "idvEntityId": null,
+                     *           "role": "UBO",
+                     *           "roleDescription": "Holds 40 % of the shares",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:25:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:25:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -8194,7 +8983,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8231,11 +9020,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8256,55 +9051,47 @@ export interface operations {
                      * @example {
                      *       "id": "ver_01JD0000000000000000000000",
                      *       "mode": "AUSTRAC_CDD",
-                     *       "status": "DRAFT",
-                     *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "entityName": "example entityName",
-                     *       "contactId": "con_01JD0000000000000000000000",
+                     *       "status": "READY_TO_SEND",
+                     *       "lookupRequestId": null,
+                     *       "entityName": "Wattle Creek Logistics Pty Ltd",
+                     *       "contactId": null,
                      *       "structureConfirmed": true,
-                     *       "riskLevel": "LOW",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "issueList": [
-                     *         {
-                     *           "individualId": "ind_01JD0000000000000000000000",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
-                     *       "checkResults": [
-                     *         {
-                     *           "name": "example name",
-                     *           "checkType": "example checkType",
-                     *           "result": "example result",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
+                     *       "riskLevel": "UNKNOWN",
+                     *       "completedAt": null,
+                     *       "issueList": [],
+                     *       "checkResults": [],
                      *       "individuals": [
                      *         {
-                     *           "id": "ind_01JD0000000000000000000000",
-                     *           "externalId": "example externalId",
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
+                     *           "id": "ind_01JD0000000000000000000001",
+                     *           "externalId": "CRM-10428-1",
+                     *           "idvEntityId": null,
                      *           "role": "DIRECTOR",
-                     *           "roleDescription": "example roleDescription",
+                     *           "roleDescription": null,
                      *           "status": "PENDING",
-                     *           "attemptCount": 1,
-                     *           "maxAttempts": 1,
-                     *           "manualOverride": true,
-                     *           "completedAt": "2026-11-21T10:20:00.000Z",
-                     *           "checkResults": [
-                     *             {
-                     *               "name": "example name",
-                     *               "checkType": "example checkType",
-                     *               "result": "example result",
-                     *               "code": "example code",
-                     *               "message": "example message"
-                     *             }
-                     *           ],
-                     *           "createdAt": "2026-11-21T10:20:00.000Z"
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ind_01JD0000000000000000000002",
+                     *           "externalId": "CRM-10428-2",
+                     *           "idvEntityId": null,
+                     *           "role": "UBO",
+                     *           "roleDescription": "Holds 40 % of the shares",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:25:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:25:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -8369,7 +9156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8406,11 +9193,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8443,55 +9236,47 @@ export interface operations {
                      * @example {
                      *       "id": "ver_01JD0000000000000000000000",
                      *       "mode": "AUSTRAC_CDD",
-                     *       "status": "DRAFT",
-                     *       "lookupRequestId": "lkp_01JD0000000000000000000000",
-                     *       "entityName": "example entityName",
-                     *       "contactId": "con_01JD0000000000000000000000",
+                     *       "status": "READY_TO_SEND",
+                     *       "lookupRequestId": null,
+                     *       "entityName": "Wattle Creek Logistics Pty Ltd",
+                     *       "contactId": null,
                      *       "structureConfirmed": true,
-                     *       "riskLevel": "LOW",
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "issueList": [
-                     *         {
-                     *           "individualId": "ind_01JD0000000000000000000000",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
-                     *       "checkResults": [
-                     *         {
-                     *           "name": "example name",
-                     *           "checkType": "example checkType",
-                     *           "result": "example result",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
+                     *       "riskLevel": "UNKNOWN",
+                     *       "completedAt": null,
+                     *       "issueList": [],
+                     *       "checkResults": [],
                      *       "individuals": [
                      *         {
-                     *           "id": "ind_01JD0000000000000000000000",
-                     *           "externalId": "example externalId",
-                     *           "idvEntityId": "ent_01JD0000000000000000000000",
+                     *           "id": "ind_01JD0000000000000000000001",
+                     *           "externalId": "CRM-10428-1",
+                     *           "idvEntityId": null,
                      *           "role": "DIRECTOR",
-                     *           "roleDescription": "example roleDescription",
+                     *           "roleDescription": null,
                      *           "status": "PENDING",
-                     *           "attemptCount": 1,
-                     *           "maxAttempts": 1,
-                     *           "manualOverride": true,
-                     *           "completedAt": "2026-11-21T10:20:00.000Z",
-                     *           "checkResults": [
-                     *             {
-                     *               "name": "example name",
-                     *               "checkType": "example checkType",
-                     *               "result": "example result",
-                     *               "code": "example code",
-                     *               "message": "example message"
-                     *             }
-                     *           ],
-                     *           "createdAt": "2026-11-21T10:20:00.000Z"
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ind_01JD0000000000000000000002",
+                     *           "externalId": "CRM-10428-2",
+                     *           "idvEntityId": null,
+                     *           "role": "UBO",
+                     *           "roleDescription": "Holds 40 % of the shares",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 0,
+                     *           "maxAttempts": 3,
+                     *           "manualOverride": false,
+                     *           "completedAt": null,
+                     *           "checkResults": [],
+                     *           "createdAt": "2026-11-21T10:25:00.000Z"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "createdAt": "2026-11-21T10:25:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:25:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -8556,7 +9341,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8593,13 +9378,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h). */
+                /**
+                 * @description Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).
+                 * @example order-1042
+                 */
                 "idempotency-key"?: string;
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8608,9 +9402,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "role": "example role",
-                 *       "roleDescription": "example roleDescription",
-                 *       "externalId": "example-externalId"
+                 *       "role": "UBO",
+                 *       "roleDescription": "Holds 30 % through a holding company",
+                 *       "externalId": "CRM-10428-3"
                  *     }
                  */
                 "application/json": {
@@ -8636,26 +9430,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ind_01JD0000000000000000000000",
-                     *       "externalId": "example externalId",
-                     *       "idvEntityId": "ent_01JD0000000000000000000000",
-                     *       "role": "DIRECTOR",
-                     *       "roleDescription": "example roleDescription",
+                     *       "id": "ind_01JD0000000000000000000003",
+                     *       "externalId": "CRM-10428-3",
+                     *       "idvEntityId": null,
+                     *       "role": "UBO",
+                     *       "roleDescription": "Holds 30 % through a holding company",
                      *       "status": "PENDING",
-                     *       "attemptCount": 1,
-                     *       "maxAttempts": 1,
-                     *       "manualOverride": true,
-                     *       "completedAt": "2026-11-21T10:20:00.000Z",
-                     *       "checkResults": [
-                     *         {
-                     *           "name": "example name",
-                     *           "checkType": "example checkType",
-                     *           "result": "example result",
-                     *           "code": "example code",
-                     *           "message": "example message"
-                     *         }
-                     *       ],
-                     *       "createdAt": "2026-11-21T10:20:00.000Z"
+                     *       "attemptCount": 0,
+                     *       "maxAttempts": 3,
+                     *       "manualOverride": false,
+                     *       "completedAt": null,
+                     *       "checkResults": [],
+                     *       "createdAt": "2026-11-21T10:25:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -8714,7 +9500,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8751,24 +9537,24 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "individualIds": [
-                 *         "example individualIds"
-                 *       ]
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
                     /** @description Only these individuals; all that are not finished when omitted. */
                     individualIds?: string[];
@@ -8790,10 +9576,16 @@ export interface operations {
                      * @example {
                      *       "individuals": [
                      *         {
-                     *           "id": "example id",
-                     *           "externalId": "example externalId",
-                     *           "verificationUrl": "https://partner.example/pvs",
-                     *           "expiresAt": "2026-11-21T10:20:00.000Z"
+                     *           "id": "ind_01JD0000000000000000000001",
+                     *           "externalId": "CRM-10428-1",
+                     *           "verificationUrl": "https://pvs.example/v/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA",
+                     *           "expiresAt": "2026-11-28T10:25:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ind_01JD0000000000000000000002",
+                     *           "externalId": "CRM-10428-2",
+                     *           "verificationUrl": "https://pvs.example/v/Zb4nT1cW7kQe2Ls9Rv3Ym6Hx0Dj5Gp8Ua-Fi_Ko1NwE",
+                     *           "expiresAt": "2026-11-28T10:25:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -8836,7 +9628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8872,17 +9664,29 @@ export interface operations {
     getDocumentDetails: {
         parameters: {
             query?: {
-                /** @description false leaves out the images: the fields read and the metadata only. */
+                /**
+                 * @description false leaves out the images: the fields read and the metadata only.
+                 * @example true
+                 */
                 includeScans?: boolean;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
-                /** @description The individual (`ind_…`). */
+                /**
+                 * @description The individual (`ind_…`).
+                 * @example ind_01JD0000000000000000000000
+                 */
                 individualId: string;
             };
             cookie?: never;
@@ -8903,45 +9707,58 @@ export interface operations {
                      * @example {
                      *       "status": "OK",
                      *       "verificationRequestId": "ver_01JD0000000000000000000000",
-                     *       "individualId": "ind_01JD0000000000000000000000",
-                     *       "message": "example message",
-                     *       "retrievedAt": "2026-11-21T10:20:00.000Z",
+                     *       "individualId": "ind_01JD0000000000000000000001",
+                     *       "message": null,
+                     *       "retrievedAt": "2026-11-21T11:05:00.000Z",
                      *       "attempt": {
                      *         "number": 1,
-                     *         "verifiedAt": "2026-11-21T10:20:00.000Z"
+                     *         "verifiedAt": "2026-11-21T10:58:30.000Z"
                      *       },
                      *       "claimedIdentity": {
-                     *         "firstName": "example firstName",
-                     *         "middleName": "example middleName",
-                     *         "lastName": "example lastName",
-                     *         "dateOfBirth": "example dateOfBirth",
+                     *         "firstName": "Oliver",
+                     *         "middleName": "James",
+                     *         "lastName": "Kingsley",
+                     *         "dateOfBirth": "1974-08-11",
                      *         "address": {
-                     *           "line1": "example line1",
-                     *           "line2": "example line2",
-                     *           "locality": "example locality",
-                     *           "state": "example state",
-                     *           "postcode": "example postcode",
-                     *           "country": "example country"
+                     *           "line1": "67 Kurrajong Lane",
+                     *           "line2": null,
+                     *           "locality": "Norwood",
+                     *           "state": "SA",
+                     *           "postcode": "5067",
+                     *           "country": "AU"
                      *         },
-                     *         "email": "example email",
-                     *         "phone": "example phone"
+                     *         "email": "oliver.kingsley@wattlecreek.example",
+                     *         "phone": "+61 412 555 019"
                      *       },
                      *       "documents": [
                      *         {
                      *           "type": "PASSPORT",
-                     *           "number": "example number",
-                     *           "issuingCountry": "example issuingCountry",
-                     *           "issuingState": "example issuingState",
-                     *           "cardNumber": "example cardNumber",
-                     *           "expiryDate": "example expiryDate",
+                     *           "number": "PA1234567",
+                     *           "issuingCountry": "AU",
+                     *           "issuingState": null,
+                     *           "cardNumber": null,
+                     *           "expiryDate": "2031-05-30",
                      *           "machineReadableZone": {
                      *             "found": true,
                      *             "lines": [
-                     *               "example lines"
+                     *               "P<AUSKINGSLEY<<OLIVER<JAMES<<<<<<<<<<<<<<<<<",
+                     *               "PA12345673AUS7408111M3105308<<<<<<<<<<<<<<08"
                      *             ],
                      *             "checkDigits": [
                      *               {
-                     *                 "field": "example field",
+                     *                 "field": "documentNumber",
+                     *                 "valid": true
+                     *               },
+                     *               {
+                     *                 "field": "dateOfBirth",
+                     *                 "valid": true
+                     *               },
+                     *               {
+                     *                 "field": "expiryDate",
+                     *                 "valid": true
+                     *               },
+                     *               {
+                     *                 "field": "composite",
                      *                 "valid": true
                      *               }
                      *             ],
@@ -8949,33 +9766,67 @@ export interface operations {
                      *               {
                      *                 "field": "documentNumber",
                      *                 "result": "MATCH"
+                     *               },
+                     *               {
+                     *                 "field": "surname",
+                     *                 "result": "MATCH"
+                     *               },
+                     *               {
+                     *                 "field": "givenNames",
+                     *                 "result": "MATCH"
+                     *               },
+                     *               {
+                     *                 "field": "dateOfBirth",
+                     *                 "result": "MATCH"
+                     *               },
+                     *               {
+                     *                 "field": "expiryDate",
+                     *                 "result": "MATCH"
+                     *               },
+                     *               {
+                     *                 "field": "issuingCountry",
+                     *                 "result": "MATCH"
                      *               }
                      *             ]
                      *           }
                      *         }
                      *       ],
-                     *       "images": [
-                     *         {
-                     *           "kind": "DOCUMENT_FRONT",
-                     *           "contentType": "image/jpeg",
-                     *           "byteLength": 1,
-                     *           "data": "ZXhhbXBsZQ=="
-                     *         }
-                     *       ],
+                     *       "images": [],
                      *       "faceComparisons": [
                      *         {
-                     *           "score": 1,
-                     *           "threshold": 1,
-                     *           "result": "example result"
+                     *           "score": 0.94,
+                     *           "threshold": 0.8,
+                     *           "result": "PASS"
                      *         }
                      *       ],
                      *       "checks": [
                      *         {
-                     *           "name": "example name",
-                     *           "checkType": "example checkType",
-                     *           "result": "example result",
-                     *           "code": "example code",
-                     *           "message": "example message"
+                     *           "name": "Document authenticity",
+                     *           "checkType": "DOCUMENT",
+                     *           "result": "PASS",
+                     *           "code": "DOCUMENT_AUTHENTIC",
+                     *           "message": "The passport's security features and layout are those of a genuine document."
+                     *         },
+                     *         {
+                     *           "name": "Document issuer record",
+                     *           "checkType": "DOCUMENT",
+                     *           "result": "PASS",
+                     *           "code": "DOCUMENT_RECORD_MATCHED",
+                     *           "message": "The issuer's record matches the passport's number, name and date of birth."
+                     *         },
+                     *         {
+                     *           "name": "Face match",
+                     *           "checkType": "FACE_MATCH",
+                     *           "result": "PASS",
+                     *           "code": "FACE_MATCH_SCORE_HIGH",
+                     *           "message": "The selfie matches the photo on the passport (score 0.94, pass mark 0.80)."
+                     *         },
+                     *         {
+                     *           "name": "Fraud signals",
+                     *           "checkType": "FRAUD",
+                     *           "result": "PASS",
+                     *           "code": "NO_FRAUD_SIGNALS",
+                     *           "message": "No fraud signals were found."
                      *         }
                      *       ]
                      *     }
@@ -9093,7 +9944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9130,13 +9981,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
-                /** @description The individual (`ind_…`). */
+                /**
+                 * @description The individual (`ind_…`).
+                 * @example ind_01JD0000000000000000000000
+                 */
                 individualId: string;
             };
             cookie?: never;
@@ -9157,45 +10017,43 @@ export interface operations {
                      * @example {
                      *       "status": "OK",
                      *       "verificationRequestId": "ver_01JD0000000000000000000000",
-                     *       "individualId": "ind_01JD0000000000000000000000",
-                     *       "message": "example message",
-                     *       "retrievedAt": "2026-11-21T10:20:00.000Z",
-                     *       "listVersion": 1,
+                     *       "individualId": "ind_01JD0000000000000000000001",
+                     *       "message": null,
+                     *       "retrievedAt": "2026-11-21T11:05:00.000Z",
+                     *       "listVersion": 12,
                      *       "screened": {
-                     *         "name": "example name",
-                     *         "dateOfBirth": "example dateOfBirth",
+                     *         "name": "Oliver James Kingsley",
+                     *         "dateOfBirth": "1974-08-11",
                      *         "countries": [
-                     *           "example countries"
+                     *           "AU"
                      *         ]
                      *       },
                      *       "matches": [
                      *         {
-                     *           "entryId": "example entryId",
-                     *           "list": "example list",
-                     *           "source": "example source",
-                     *           "name": "example name",
-                     *           "matchedName": "example matchedName",
-                     *           "aliases": [
-                     *             "example aliases"
-                     *           ],
+                     *           "entryId": "NK-3vQx8Tz2Lm",
+                     *           "list": "opensanctions",
+                     *           "source": "Every Politician",
+                     *           "name": "Oliver KINGSLEY",
+                     *           "matchedName": "Oliver KINGSLEY",
+                     *           "aliases": [],
                      *           "datesOfBirth": [
-                     *             "example datesOfBirth"
+                     *             "1951"
                      *           ],
                      *           "countries": [
-                     *             "example countries"
+                     *             "GB"
                      *           ],
                      *           "categories": [
-                     *             "example categories"
+                     *             "PEP"
                      *           ],
-                     *           "score": 1,
+                     *           "score": 0.82,
                      *           "features": {
-                     *             "nameScore": 1,
-                     *             "matchedTokens": 1,
+                     *             "nameScore": 0.9,
+                     *             "matchedTokens": 2,
                      *             "unmatchedTokens": 1,
-                     *             "alias": true,
-                     *             "dateOfBirth": "example dateOfBirth",
-                     *             "country": "example country",
-                     *             "identifier": "example identifier"
+                     *             "alias": false,
+                     *             "dateOfBirth": "CONTRADICTS",
+                     *             "country": "MISMATCH",
+                     *             "identifier": "NOT_COMPARED"
                      *           }
                      *         }
                      *       ]
@@ -9274,7 +10132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9311,11 +10169,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9334,8 +10198,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "example url",
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z"
+                     *       "url": "https://pvs.example/reports/v1/verifications/ver_01JD0000000000000000000000/report.pdf?client=cli_01JD0000000000000000000000&expires=1795259700&signature=Rk3yT8wQ1zXc5Vb9Nm2Lp7Hd4Gf0Js6Ka-Ue_WoPiEt",
+                     *       "expiresAt": "2026-11-21T11:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -9369,7 +10233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9406,13 +10270,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The verification request (`ver_…`). */
+                /**
+                 * @description The verification request (`ver_…`).
+                 * @example ver_01JD0000000000000000000000
+                 */
                 id: string;
-                /** @description The individual (`ind_…`). */
+                /**
+                 * @description The individual (`ind_…`).
+                 * @example ind_01JD0000000000000000000000
+                 */
                 individualId: string;
             };
             cookie?: never;
@@ -9431,8 +10304,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "example url",
-                     *       "expiresAt": "2026-11-21T10:20:00.000Z"
+                     *       "url": "https://pvs.example/reports/v1/verifications/ver_01JD0000000000000000000000/report.pdf?client=cli_01JD0000000000000000000000&expires=1795259700&signature=Rk3yT8wQ1zXc5Vb9Nm2Lp7Hd4Gf0Js6Ka-Ue_WoPiEt",
+                     *       "expiresAt": "2026-11-21T11:15:00.000Z"
                      *     }
                      */
                     "application/json": {
@@ -9466,7 +10339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9501,16 +10374,28 @@ export interface operations {
     };
     listDeedAnalyses: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description AWAITING_UPLOAD → (start) PROCESSING → REVIEW_READY | FAILED; any → DISCARDED (DELETE); AWAITING_UPLOAD never started → EXPIRED (2 hours after creation). */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description AWAITING_UPLOAD → (start) PROCESSING → REVIEW_READY | FAILED; any → DISCARDED (DELETE); AWAITING_UPLOAD never started → EXPIRED (2 hours after creation).
+                 * @example AWAITING_UPLOAD
+                 */
                 status?: "AWAITING_UPLOAD" | "PROCESSING" | "REVIEW_READY" | "FAILED" | "DISCARDED" | "EXPIRED";
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -9533,24 +10418,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "dda_01JD0000000000000000000000",
-                     *           "status": "AWAITING_UPLOAD",
-                     *           "verificationRequestId": "ver_01JD0000000000000000000000",
-                     *           "contactId": "con_01JD0000000000000000000000",
-                     *           "pageCount": 1,
-                     *           "ocrPageCount": 1,
-                     *           "partyCount": 1,
-                     *           "beneficiaryClassCount": 1,
-                     *           "failureReason": "OCR_FAILED",
-                     *           "uploadExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *           "documentPurgedAt": "2026-11-21T10:20:00.000Z",
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "startedAt": "2026-11-21T10:20:00.000Z",
-                     *           "finishedAt": "2026-11-21T10:20:00.000Z"
+                     *           "status": "REVIEW_READY",
+                     *           "verificationRequestId": null,
+                     *           "contactId": null,
+                     *           "pageCount": 14,
+                     *           "ocrPageCount": 0,
+                     *           "partyCount": 5,
+                     *           "beneficiaryClassCount": 2,
+                     *           "failureReason": null,
+                     *           "uploadExpiresAt": "2026-11-21T12:40:00.000Z",
+                     *           "documentPurgedAt": null,
+                     *           "createdAt": "2026-11-21T10:40:00.000Z",
+                     *           "startedAt": "2026-11-21T10:42:00.000Z",
+                     *           "finishedAt": "2026-11-21T10:42:40.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
@@ -9574,10 +10459,17 @@ export interface operations {
                             startedAt: string | null;
                             finishedAt: string | null;
                         }[];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -9605,7 +10497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9642,7 +10534,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -9650,12 +10545,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "verificationRequestId": "ver_01JD0000000000000000000000",
-                 *       "contactId": "con_01JD0000000000000000000000"
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
                     /** @description A verification request of yours the deed belongs to; echoed in the events. */
                     verificationRequestId?: string;
@@ -9678,13 +10568,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "deedAnalysis": {
-                     *         "id": "example id",
+                     *         "id": "dda_01JD0000000000000000000000",
                      *         "status": "AWAITING_UPLOAD"
                      *       },
                      *       "upload": {
-                     *         "url": "example url",
-                     *         "headers": {},
-                     *         "expiresAt": "2026-11-21T10:20:00.000Z"
+                     *         "url": "https://pvs.example/storage/deeds/dda_01JD0000000000000000000000.pdf?upload=dda_01JD0000000000000000000000&expires=1795258500&signature=CqcReZKFUpXSFLxkSDp3fgaQrzkhGv-H0sLa31Z8jec",
+                     *         "headers": {
+                     *           "Content-Type": "application/pdf",
+                     *           "x-pvs-upload-id": "dda_01JD0000000000000000000000"
+                     *         },
+                     *         "expiresAt": "2026-11-21T10:55:00.000Z"
                      *       }
                      *     }
                      */
@@ -9733,7 +10626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9770,10 +10663,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example dda_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -9793,7 +10690,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deedAnalysis": {
-                     *         "id": "example id",
+                     *         "id": "dda_01JD0000000000000000000000",
                      *         "status": "PROCESSING"
                      *       }
                      *     }
@@ -9830,7 +10727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9867,10 +10764,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example dda_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -9890,19 +10791,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "dda_01JD0000000000000000000000",
-                     *       "status": "AWAITING_UPLOAD",
-                     *       "verificationRequestId": "ver_01JD0000000000000000000000",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "pageCount": 1,
-                     *       "ocrPageCount": 1,
-                     *       "partyCount": 1,
-                     *       "beneficiaryClassCount": 1,
-                     *       "failureReason": "OCR_FAILED",
-                     *       "uploadExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "documentPurgedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "startedAt": "2026-11-21T10:20:00.000Z",
-                     *       "finishedAt": "2026-11-21T10:20:00.000Z"
+                     *       "status": "REVIEW_READY",
+                     *       "verificationRequestId": null,
+                     *       "contactId": null,
+                     *       "pageCount": 14,
+                     *       "ocrPageCount": 0,
+                     *       "partyCount": 5,
+                     *       "beneficiaryClassCount": 2,
+                     *       "failureReason": null,
+                     *       "uploadExpiresAt": "2026-11-21T12:40:00.000Z",
+                     *       "documentPurgedAt": null,
+                     *       "createdAt": "2026-11-21T10:40:00.000Z",
+                     *       "startedAt": "2026-11-21T10:42:00.000Z",
+                     *       "finishedAt": "2026-11-21T10:42:40.000Z"
                      *     }
                      */
                     "application/json": {
@@ -9950,7 +10851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9987,10 +10888,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
+                /** @example dda_01JD0000000000000000000000 */
                 id: string;
             };
             cookie?: never;
@@ -10010,19 +10915,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "dda_01JD0000000000000000000000",
-                     *       "status": "AWAITING_UPLOAD",
-                     *       "verificationRequestId": "ver_01JD0000000000000000000000",
-                     *       "contactId": "con_01JD0000000000000000000000",
-                     *       "pageCount": 1,
-                     *       "ocrPageCount": 1,
-                     *       "partyCount": 1,
-                     *       "beneficiaryClassCount": 1,
-                     *       "failureReason": "OCR_FAILED",
-                     *       "uploadExpiresAt": "2026-11-21T10:20:00.000Z",
-                     *       "documentPurgedAt": "2026-11-21T10:20:00.000Z",
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "startedAt": "2026-11-21T10:20:00.000Z",
-                     *       "finishedAt": "2026-11-21T10:20:00.000Z"
+                     *       "status": "REVIEW_READY",
+                     *       "verificationRequestId": null,
+                     *       "contactId": null,
+                     *       "pageCount": 14,
+                     *       "ocrPageCount": 0,
+                     *       "partyCount": 5,
+                     *       "beneficiaryClassCount": 2,
+                     *       "failureReason": null,
+                     *       "uploadExpiresAt": "2026-11-21T12:40:00.000Z",
+                     *       "documentPurgedAt": null,
+                     *       "createdAt": "2026-11-21T10:40:00.000Z",
+                     *       "startedAt": "2026-11-21T10:42:00.000Z",
+                     *       "finishedAt": "2026-11-21T10:42:40.000Z"
                      *     }
                      */
                     "application/json": {
@@ -10070,7 +10975,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,11 +11012,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10132,24 +11043,26 @@ export interface operations {
                      * @example {
                      *       "contactId": "con_01JD0000000000000000000000",
                      *       "enabled": true,
-                     *       "status": "PENDING",
-                     *       "errorCode": "NO_LIST_LOADED",
+                     *       "status": "ACTIVE",
+                     *       "errorCode": null,
                      *       "coverage": [
-                     *         "SANCTIONS"
+                     *         "SANCTIONS",
+                     *         "PEP"
                      *       ],
                      *       "observedCoverage": [
-                     *         "SANCTIONS"
+                     *         "SANCTIONS",
+                     *         "PEP"
                      *       ],
-                     *       "screenAs": "ANY",
-                     *       "dateOfBirth": "2026-11-21",
+                     *       "screenAs": "BUSINESS",
+                     *       "dateOfBirth": null,
                      *       "countries": [
-                     *         "example countries"
+                     *         "AU"
                      *       ],
-                     *       "listVersion": 1,
-                     *       "lastScreenedAt": "2026-11-21T10:20:00.000Z",
-                     *       "enabledAt": "2026-11-21T10:20:00.000Z",
-                     *       "disabledAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "listVersion": 12,
+                     *       "lastScreenedAt": "2026-11-21T10:35:04.000Z",
+                     *       "enabledAt": "2026-11-21T10:35:00.000Z",
+                     *       "disabledAt": null,
+                     *       "updatedAt": "2026-11-21T10:35:04.000Z"
                      *     }
                      */
                     "application/json": {
@@ -10202,7 +11115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10239,11 +11152,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The contact (`con_…`). */
+                /**
+                 * @description The contact (`con_…`).
+                 * @example con_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10254,12 +11173,12 @@ export interface operations {
                  * @example {
                  *       "enabled": true,
                  *       "coverage": [
-                 *         "SANCTIONS"
+                 *         "SANCTIONS",
+                 *         "PEP"
                  *       ],
-                 *       "screenAs": "ANY",
-                 *       "dateOfBirth": "2026-11-21",
+                 *       "screenAs": "BUSINESS",
                  *       "countries": [
-                 *         "AA"
+                 *         "AU"
                  *       ]
                  *     }
                  */
@@ -10295,24 +11214,26 @@ export interface operations {
                      * @example {
                      *       "contactId": "con_01JD0000000000000000000000",
                      *       "enabled": true,
-                     *       "status": "PENDING",
-                     *       "errorCode": "NO_LIST_LOADED",
+                     *       "status": "ACTIVE",
+                     *       "errorCode": null,
                      *       "coverage": [
-                     *         "SANCTIONS"
+                     *         "SANCTIONS",
+                     *         "PEP"
                      *       ],
                      *       "observedCoverage": [
-                     *         "SANCTIONS"
+                     *         "SANCTIONS",
+                     *         "PEP"
                      *       ],
-                     *       "screenAs": "ANY",
-                     *       "dateOfBirth": "2026-11-21",
+                     *       "screenAs": "BUSINESS",
+                     *       "dateOfBirth": null,
                      *       "countries": [
-                     *         "example countries"
+                     *         "AU"
                      *       ],
-                     *       "listVersion": 1,
-                     *       "lastScreenedAt": "2026-11-21T10:20:00.000Z",
-                     *       "enabledAt": "2026-11-21T10:20:00.000Z",
-                     *       "disabledAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "listVersion": 12,
+                     *       "lastScreenedAt": "2026-11-21T10:35:04.000Z",
+                     *       "enabledAt": "2026-11-21T10:35:00.000Z",
+                     *       "disabledAt": null,
+                     *       "updatedAt": "2026-11-21T10:35:04.000Z"
                      *     }
                      */
                     "application/json": {
@@ -10365,7 +11286,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10400,18 +11321,33 @@ export interface operations {
     };
     listMonitoringAlerts: {
         parameters: {
-            query: {
-                /** @description Page size, 1 to 100. */
-                limit: number;
-                /** @description Offset of the first item; use nextFrom of the previous page. */
-                from: number;
-                /** @description Only alerts in this status. */
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Offset of the first item; use nextFrom of the previous page.
+                 * @example 0
+                 */
+                from?: number;
+                /**
+                 * @description Only alerts in this status.
+                 * @example OPEN
+                 */
                 status?: "OPEN" | "CONFIRMED" | "DISMISSED";
-                /** @description Only this contact’s alerts. */
+                /**
+                 * @description Only this contact’s alerts.
+                 * @example con_01JD0000000000000000000000
+                 */
                 contactId?: string;
             };
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path?: never;
@@ -10437,60 +11373,60 @@ export interface operations {
                      *           "contactId": "con_01JD0000000000000000000000",
                      *           "status": "OPEN",
                      *           "categories": [
-                     *             "example categories"
+                     *             "SANCTIONS"
                      *           ],
-                     *           "score": 1,
-                     *           "listVersion": 1,
-                     *           "matchedName": "example matchedName",
+                     *           "score": 0.91,
+                     *           "listVersion": 12,
+                     *           "matchedName": "WATTLE CREEK LOGISTICS LLC",
                      *           "features": {
-                     *             "nameScore": 1,
-                     *             "matchedTokens": 1,
+                     *             "nameScore": 0.93,
+                     *             "matchedTokens": 3,
                      *             "unmatchedTokens": 1,
-                     *             "alias": true,
-                     *             "dateOfBirth": "example dateOfBirth",
-                     *             "country": "example country",
-                     *             "identifier": "example identifier"
+                     *             "alias": false,
+                     *             "dateOfBirth": "NOT_COMPARED",
+                     *             "country": "MISMATCH",
+                     *             "identifier": "NOT_COMPARED"
                      *           },
                      *           "entry": {
-                     *             "list": "example list",
-                     *             "entryId": "example entryId",
-                     *             "kind": "person",
-                     *             "name": "example name",
+                     *             "list": "dfat",
+                     *             "entryId": "8841",
+                     *             "kind": "business",
+                     *             "name": "WATTLE CREEK LOGISTICS LLC",
                      *             "aliases": [
-                     *               "example aliases"
+                     *               "WCL Freight LLC"
                      *             ],
-                     *             "datesOfBirth": [
-                     *               "example datesOfBirth"
-                     *             ],
+                     *             "datesOfBirth": [],
                      *             "countries": [
-                     *               "example countries"
+                     *               "KP"
                      *             ],
                      *             "categories": [
-                     *               "example categories"
+                     *               "SANCTIONS"
                      *             ],
-                     *             "source": "example source"
+                     *             "source": "Autonomous Sanctions Regulations 2011"
                      *           },
-                     *           "decision": {
-                     *             "decision": "TRUE_MATCH",
-                     *             "note": "example note",
-                     *             "decidedBy": "PARTNER",
-                     *             "decidedAt": "2026-11-21T10:20:00.000Z"
-                     *           },
-                     *           "createdAt": "2026-11-21T10:20:00.000Z",
-                     *           "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *           "decision": null,
+                     *           "createdAt": "2026-11-22T02:00:05.000Z",
+                     *           "updatedAt": "2026-11-22T02:00:05.000Z"
                      *         }
                      *       ],
-                     *       "limit": 1,
-                     *       "from": 1,
-                     *       "nextFrom": 1
+                     *       "limit": 20,
+                     *       "from": 0,
+                     *       "nextFrom": null
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["MonitoringAlert"][];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 20
+                         */
                         limit: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 0
+                         */
                         from: number;
+                        /** @example null */
                         nextFrom: number | null;
                     };
                 };
@@ -10518,7 +11454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10555,11 +11491,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The alert (`mal_…`). */
+                /**
+                 * @description The alert (`mal_…`).
+                 * @example mal_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10582,47 +11524,40 @@ export interface operations {
                      *       "contactId": "con_01JD0000000000000000000000",
                      *       "status": "OPEN",
                      *       "categories": [
-                     *         "example categories"
+                     *         "SANCTIONS"
                      *       ],
-                     *       "score": 1,
-                     *       "listVersion": 1,
-                     *       "matchedName": "example matchedName",
+                     *       "score": 0.91,
+                     *       "listVersion": 12,
+                     *       "matchedName": "WATTLE CREEK LOGISTICS LLC",
                      *       "features": {
-                     *         "nameScore": 1,
-                     *         "matchedTokens": 1,
+                     *         "nameScore": 0.93,
+                     *         "matchedTokens": 3,
                      *         "unmatchedTokens": 1,
-                     *         "alias": true,
-                     *         "dateOfBirth": "example dateOfBirth",
-                     *         "country": "example country",
-                     *         "identifier": "example identifier"
+                     *         "alias": false,
+                     *         "dateOfBirth": "NOT_COMPARED",
+                     *         "country": "MISMATCH",
+                     *         "identifier": "NOT_COMPARED"
                      *       },
                      *       "entry": {
-                     *         "list": "example list",
-                     *         "entryId": "example entryId",
-                     *         "kind": "person",
-                     *         "name": "example name",
+                     *         "list": "dfat",
+                     *         "entryId": "8841",
+                     *         "kind": "business",
+                     *         "name": "WATTLE CREEK LOGISTICS LLC",
                      *         "aliases": [
-                     *           "example aliases"
+                     *           "WCL Freight LLC"
                      *         ],
-                     *         "datesOfBirth": [
-                     *           "example datesOfBirth"
-                     *         ],
+                     *         "datesOfBirth": [],
                      *         "countries": [
-                     *           "example countries"
+                     *           "KP"
                      *         ],
                      *         "categories": [
-                     *           "example categories"
+                     *           "SANCTIONS"
                      *         ],
-                     *         "source": "example source"
+                     *         "source": "Autonomous Sanctions Regulations 2011"
                      *       },
-                     *       "decision": {
-                     *         "decision": "TRUE_MATCH",
-                     *         "note": "example note",
-                     *         "decidedBy": "PARTNER",
-                     *         "decidedAt": "2026-11-21T10:20:00.000Z"
-                     *       },
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "decision": null,
+                     *       "createdAt": "2026-11-22T02:00:05.000Z",
+                     *       "updatedAt": "2026-11-22T02:00:05.000Z"
                      *     }
                      */
                     "application/json": {
@@ -10711,7 +11646,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10748,11 +11683,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your partner id (`ptn_…`); must match the credentials. */
+                /**
+                 * @description Your partner id (`ptn_…`); must match the credentials.
+                 * @example ptn_01JD0000000000000000000000
+                 */
                 "x-partner-id": string;
             };
             path: {
-                /** @description The alert (`mal_…`). */
+                /**
+                 * @description The alert (`mal_…`).
+                 * @example mal_01JD0000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10761,8 +11702,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "decision": "TRUE_MATCH",
-                 *       "note": "example note"
+                 *       "decision": "FALSE_POSITIVE",
+                 *       "note": "A different company: the listed entity is registered in another country, ours in Australia since 2009."
                  *     }
                  */
                 "application/json": {
@@ -10790,47 +11731,40 @@ export interface operations {
                      *       "contactId": "con_01JD0000000000000000000000",
                      *       "status": "OPEN",
                      *       "categories": [
-                     *         "example categories"
+                     *         "SANCTIONS"
                      *       ],
-                     *       "score": 1,
-                     *       "listVersion": 1,
-                     *       "matchedName": "example matchedName",
+                     *       "score": 0.91,
+                     *       "listVersion": 12,
+                     *       "matchedName": "WATTLE CREEK LOGISTICS LLC",
                      *       "features": {
-                     *         "nameScore": 1,
-                     *         "matchedTokens": 1,
+                     *         "nameScore": 0.93,
+                     *         "matchedTokens": 3,
                      *         "unmatchedTokens": 1,
-                     *         "alias": true,
-                     *         "dateOfBirth": "example dateOfBirth",
-                     *         "country": "example country",
-                     *         "identifier": "example identifier"
+                     *         "alias": false,
+                     *         "dateOfBirth": "NOT_COMPARED",
+                     *         "country": "MISMATCH",
+                     *         "identifier": "NOT_COMPARED"
                      *       },
                      *       "entry": {
-                     *         "list": "example list",
-                     *         "entryId": "example entryId",
-                     *         "kind": "person",
-                     *         "name": "example name",
+                     *         "list": "dfat",
+                     *         "entryId": "8841",
+                     *         "kind": "business",
+                     *         "name": "WATTLE CREEK LOGISTICS LLC",
                      *         "aliases": [
-                     *           "example aliases"
+                     *           "WCL Freight LLC"
                      *         ],
-                     *         "datesOfBirth": [
-                     *           "example datesOfBirth"
-                     *         ],
+                     *         "datesOfBirth": [],
                      *         "countries": [
-                     *           "example countries"
+                     *           "KP"
                      *         ],
                      *         "categories": [
-                     *           "example categories"
+                     *           "SANCTIONS"
                      *         ],
-                     *         "source": "example source"
+                     *         "source": "Autonomous Sanctions Regulations 2011"
                      *       },
-                     *       "decision": {
-                     *         "decision": "TRUE_MATCH",
-                     *         "note": "example note",
-                     *         "decidedBy": "PARTNER",
-                     *         "decidedAt": "2026-11-21T10:20:00.000Z"
-                     *       },
-                     *       "createdAt": "2026-11-21T10:20:00.000Z",
-                     *       "updatedAt": "2026-11-21T10:20:00.000Z"
+                     *       "decision": null,
+                     *       "createdAt": "2026-11-22T02:00:05.000Z",
+                     *       "updatedAt": "2026-11-22T02:00:05.000Z"
                      *     }
                      */
                     "application/json": {
@@ -10919,7 +11853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/errors.md](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)](https://pvs.example/docs/guides/errors)). */
+            /** @description `INTERNAL`: a bug on our side; the detail holds only the request id to quote ([docs/errors.md](https://pvs.example/docs/guides/errors)). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10959,7 +11893,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11054,7 +11988,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11149,7 +12083,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11244,7 +12178,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11339,7 +12273,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11434,7 +12368,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11535,7 +12469,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11617,7 +12551,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11705,7 +12639,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11790,7 +12724,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11887,7 +12821,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -11987,7 +12921,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12072,7 +13006,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12169,7 +13103,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12257,7 +13191,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12354,7 +13288,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12433,7 +13367,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12532,7 +13466,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12608,7 +13542,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12693,7 +13627,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12778,7 +13712,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12872,7 +13806,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -12963,7 +13897,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13115,7 +14049,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13194,7 +14128,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13284,7 +14218,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13371,7 +14305,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13453,7 +14387,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13529,7 +14463,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;
@@ -13618,7 +14552,7 @@ export interface operations {
                 /** @description Always `PVS-Webhooks/1.0`. */
                 "user-agent": "PVS-Webhooks/1.0";
                 /**
-                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
+                 * @description Unix time in seconds when this attempt was signed. Answer 400 when it is more than 300 s from your clock ([docs/webhooks.md#verifying-a-delivery](https://pvs.example/docs/guides/webhooks#verifying-a-delivery)).
                  * @example 1795256400
                  */
                 "x-timestamp": string;

@@ -2,6 +2,7 @@
 // types and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { exampleId } from '../../platform/ids.ts';
 import { products } from './prices.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -24,6 +25,7 @@ const ExternalId = Type.String({
   pattern: '^[\\x21-\\x7E]+$',
   'x-message': 'must be visible ASCII characters without spaces (1–100)',
   description: 'Your own id for the contact (visible ASCII, ≤ 100).',
+  examples: ['CRM-10428'],
 });
 
 export const Card = Type.Object(
@@ -33,7 +35,7 @@ export const Card = Type.Object(
     expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
     expYear: Type.Integer(),
   },
-  { $id: 'Card', title: 'Card', description: 'A summary of the saved card; never its number.' },
+  { $id: 'Card', title: 'Card', description: 'A summary of the saved card; never its number.', examples: [{ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 }] },
 );
 export type Card = Static<typeof Card>;
 
@@ -53,13 +55,31 @@ export const Contact = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { $id: 'Contact', title: 'Contact' },
+  {
+    $id: 'Contact',
+    title: 'Contact',
+    // As created by CreateContactBody's example: no card saved yet.
+    examples: [
+      {
+        id: exampleId('contact'),
+        name: 'Wattle Creek Logistics Pty Ltd',
+        email: 'accounts@wattlecreek.example',
+        externalId: 'CRM-10428',
+        billingStatus: 'NO_PAYMENT_METHOD',
+        billingBlocked: false,
+        card: null,
+        archivedAt: null,
+        createdAt: '2026-11-21T10:15:00.000Z',
+        updatedAt: '2026-11-21T10:15:00.000Z',
+      },
+    ],
+  },
 );
 export type Contact = Static<typeof Contact>;
 
 export const CreateContactBody = Type.Object(
   { name: Name, email: Type.Optional(Email), externalId: Type.Optional(ExternalId) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Wattle Creek Logistics Pty Ltd', email: 'accounts@wattlecreek.example', externalId: 'CRM-10428' }] },
 );
 export type CreateContactBody = Static<typeof CreateContactBody>;
 
@@ -70,7 +90,7 @@ export const UpdateContactBody = Type.Object(
     externalId: Type.Optional(Type.Union([ExternalId, Type.Null()])),
     billingBlocked: Type.Optional(Type.Boolean({ description: 'true stops billing to this contact; false lets it be billed again.' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ email: 'payables@wattlecreek.example' }] },
 );
 export type UpdateContactBody = Static<typeof UpdateContactBody>;
 
@@ -83,7 +103,7 @@ export const CardLink = Type.Object(
     url: Type.Optional(Type.String({ description: 'The single-use card page. In this response only: an Idempotency-Key replay answers without it (mint a new link).' })),
     expiresAt: DateTime,
   },
-  { $id: 'CardLink', title: 'CardLink' },
+  { $id: 'CardLink', title: 'CardLink', examples: [{ url: 'https://pvs.example/c/Hd0cjXiaPf47IALoqM4KjIDCTxRYlswl3uI4oK339HY', expiresAt: '2026-11-22T10:15:00.000Z' }] },
 );
 export type CardLink = Static<typeof CardLink>;
 
@@ -106,7 +126,24 @@ export const Charge = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { $id: 'Charge', title: 'Charge' },
+  {
+    $id: 'Charge',
+    title: 'Charge',
+    examples: [
+      {
+        id: exampleId('charge'),
+        contactId: null,
+        billedTo: 'PARTNER',
+        product: 'BUSINESS_LOOKUP_FULL',
+        referenceId: exampleId('lookup'),
+        amount: 1500,
+        status: 'BILLED',
+        billingRunId: null,
+        createdAt: '2026-11-21T10:20:00.000Z',
+        updatedAt: '2026-11-21T10:20:02.000Z',
+      },
+    ],
+  },
 );
 export type Charge = Static<typeof Charge>;
 

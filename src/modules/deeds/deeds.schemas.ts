@@ -2,6 +2,7 @@
 // analysis as the API shows it holds ids, status, counts and times: never names, text or the filename.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { exampleId } from '../../platform/ids.ts';
 import { deedStatuses, failureReasons } from './deeds.repository.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -18,7 +19,8 @@ export const CreateDeedBody = Type.Object(
     verificationRequestId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A verification request of yours the deed belongs to; echoed in the events.' })),
     contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Bill the completed analysis to this contact’s saved card instead of to you.' })),
   },
-  { additionalProperties: false },
+  // Both fields name something of yours made before (a verification request, a contact with a card): an analysis needs neither.
+  { additionalProperties: false, examples: [{}] },
 );
 export type CreateDeedBody = Static<typeof CreateDeedBody>;
 
@@ -39,6 +41,25 @@ export const DeedAnalysis = Type.Object({
   createdAt: DateTime,
   startedAt: nullable(DateTime),
   finishedAt: nullable(DateTime),
+}, {
+  examples: [
+    {
+      id: exampleId('deedAnalysis'),
+      status: 'REVIEW_READY',
+      verificationRequestId: null,
+      contactId: null,
+      pageCount: 14,
+      ocrPageCount: 0,
+      partyCount: 5,
+      beneficiaryClassCount: 2,
+      failureReason: null,
+      uploadExpiresAt: '2026-11-21T12:40:00.000Z',
+      documentPurgedAt: null,
+      createdAt: '2026-11-21T10:40:00.000Z',
+      startedAt: '2026-11-21T10:42:00.000Z',
+      finishedAt: '2026-11-21T10:42:40.000Z',
+    },
+  ],
 });
 export type DeedAnalysis = Static<typeof DeedAnalysis>;
 
@@ -49,8 +70,22 @@ export const DeedCreated = Type.Object({
     headers: Type.Record(Type.String(), Type.String(), { description: 'Send exactly these headers with the PUT (Content-Type application/pdf and the signed ones); any difference is 403.' }),
     expiresAt: Type.String({ format: 'date-time', description: '15 minutes after creation.' }),
   }),
+}, {
+  examples: [
+    {
+      deedAnalysis: { id: exampleId('deedAnalysis'), status: 'AWAITING_UPLOAD' },
+      upload: {
+        url: `https://pvs.example/storage/deeds/${exampleId('deedAnalysis')}.pdf?upload=${exampleId('deedAnalysis')}&expires=1795258500&signature=CqcReZKFUpXSFLxkSDp3fgaQrzkhGv-H0sLa31Z8jec`,
+        headers: { 'Content-Type': 'application/pdf', 'x-pvs-upload-id': exampleId('deedAnalysis') },
+        expiresAt: '2026-11-21T10:55:00.000Z',
+      },
+    },
+  ],
 });
 
-export const DeedStarted = Type.Object({ deedAnalysis: Type.Object({ id: Type.String(), status: Type.Literal('PROCESSING') }) });
+export const DeedStarted = Type.Object(
+  { deedAnalysis: Type.Object({ id: Type.String(), status: Type.Literal('PROCESSING') }) },
+  { examples: [{ deedAnalysis: { id: exampleId('deedAnalysis'), status: 'PROCESSING' } }] },
+);
 
 export const DeedListQuery = ListQuery({ status: Type.Optional(Status) });

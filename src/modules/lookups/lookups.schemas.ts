@@ -1,6 +1,7 @@
 // Request and response schemas of business lookups: the source of validation, types and the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { exampleId } from '../../platform/ids.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
@@ -26,13 +27,14 @@ export const CreateLookupBody = Type.Object(
     contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Bill the lookup to this contact’s saved card instead of your account.' })),
     channelPartnerId: Type.Optional(Type.String({ maxLength: 64, description: 'Ignored: the partner is the one the credentials resolve to.' })),
   },
-  { additionalProperties: false },
+  // The sandbox's WATTLE CREEK LOGISTICS (docs/lookups.md, "Sandbox identifiers"), billed to your account.
+  { additionalProperties: false, examples: [{ abn: '54 222 222 228', scope: 'FULL' }] },
 );
 export type CreateLookupBody = Static<typeof CreateLookupBody>;
 
 export const LookupCreated = Type.Object(
   { lookupRequestId: Type.String({ description: '`lkp_…`: correlate the webhook on it.' }) },
-  { $id: 'LookupCreated', title: 'LookupCreated' },
+  { $id: 'LookupCreated', title: 'LookupCreated', examples: [{ lookupRequestId: exampleId('lookup') }] },
 );
 
 export const PartyCounts = Type.Object(
@@ -54,6 +56,39 @@ export const LookupIndividual = Type.Object(
   },
   { $id: 'LookupIndividual', title: 'LookupIndividual' },
 );
+
+// What the sandbox answers for WATTLE CREEK LOGISTICS (54 222 222 228): the examples of the record and its views.
+const lookedUpAt = { createdAt: '2026-11-21T10:20:00.000Z', updatedAt: '2026-11-21T10:20:02.000Z', completedAt: '2026-11-21T10:20:02.000Z' };
+const people = {
+  kingsley: { idvEntityId: exampleId('idvEntity', 1), name: 'Oliver James KINGSLEY' },
+  fairbairn: { idvEntityId: exampleId('idvEntity', 2), name: 'Priscilla Mary FAIRBAIRN' },
+  merriweather: { idvEntityId: exampleId('idvEntity', 3), name: 'Daniel Hugh MERRIWEATHER' },
+};
+const lookupFacts = {
+  lookupRequestId: exampleId('lookup'),
+  status: 'COMPLETED',
+  scope: 'FULL',
+  abn: '54222222228',
+  acn: null,
+  failureReason: null,
+  contactId: null,
+  entity: { name: 'WATTLE CREEK LOGISTICS PTY LTD', type: 'COMPANY' },
+  partyCounts: { beneficialOwners: 3, directors: 2, officers: 3, total: 3 },
+};
+const lookupSummaryExample = { ...lookupFacts, uboCount: 3, ...lookedUpAt };
+const lookupExample = {
+  ...lookupFacts,
+  individuals: [
+    { idvEntityId: people.kingsley.idvEntityId, role: 'DIRECTOR', name: people.kingsley.name, ownershipPercent: null },
+    { idvEntityId: people.kingsley.idvEntityId, role: 'SECRETARY', name: people.kingsley.name, ownershipPercent: null },
+    { idvEntityId: people.kingsley.idvEntityId, role: 'UBO', name: people.kingsley.name, ownershipPercent: 40 },
+    { idvEntityId: people.fairbairn.idvEntityId, role: 'DIRECTOR', name: people.fairbairn.name, ownershipPercent: null },
+    { idvEntityId: people.fairbairn.idvEntityId, role: 'UBO', name: people.fairbairn.name, ownershipPercent: 30 },
+    { idvEntityId: people.merriweather.idvEntityId, role: 'UBO', name: people.merriweather.name, ownershipPercent: 30 },
+  ],
+  uboCount: 3,
+  ...lookedUpAt,
+};
 
 export const Lookup = Type.Object(
   {
@@ -77,19 +112,21 @@ export const Lookup = Type.Object(
     updatedAt: DateTime,
     completedAt: nullable(DateTime),
   },
-  { $id: 'Lookup', title: 'Lookup' },
+  { $id: 'Lookup', title: 'Lookup', examples: [lookupExample] },
 );
 export type Lookup = Static<typeof Lookup>;
 
 /** The list leaves individuals out: read one lookup for them. */
-export const LookupSummary = Type.Omit(Lookup, ['individuals'], { $id: 'LookupSummary', title: 'LookupSummary' });
+export const LookupSummary = Type.Omit(Lookup, ['individuals'], { $id: 'LookupSummary', title: 'LookupSummary', examples: [lookupSummaryExample] });
 export type LookupSummary = Static<typeof LookupSummary>;
 
 export const LookupListQuery = ListQuery({ status: Type.Optional(literals(lookupStatuses, 'Only lookups in this status.')) });
 export const LookupParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The lookup (`lkp_…`).' }) });
 
 export const ConditionalHeaders = Type.Object({
-  'if-none-match': Type.Optional(Type.String({ maxLength: 1024, description: 'The ETag of an earlier answer: 304 when unchanged, and no read budget spent.' })),
+  'if-none-match': Type.Optional(
+    Type.String({ maxLength: 1024, description: 'The ETag of an earlier answer: 304 when unchanged, and no read budget spent.', examples: ['W/"mD4sQ0cY2Xn8bVt1kR7eLp5aZ3w"'] }),
+  ),
 });
 
 export const Registry = Type.Object(
@@ -122,7 +159,29 @@ export const Registry = Type.Object(
     ),
     officersSource: literals(['AVAILABLE', 'UNAVAILABLE', 'NOT_REQUESTED'] as const, 'Whether officers were read: NOT_REQUESTED for UBO_ONLY and businesses that are not companies.'),
   },
-  { $id: 'Registry', title: 'Registry' },
+  {
+    $id: 'Registry',
+    title: 'Registry',
+    examples: [
+      {
+        lookupRequestId: exampleId('lookup'),
+        retrievedAt: lookedUpAt.completedAt,
+        abr: {
+          abn: '54222222228',
+          status: 'ACTIVE',
+          statusFrom: '2009-11-02',
+          entityName: 'WATTLE CREEK LOGISTICS PTY LTD',
+          entityType: 'COMPANY',
+          gstRegisteredFrom: '2009-12-01',
+          businessNames: ['Wattle Creek Freight'],
+          state: 'VIC',
+          postcode: '3029',
+        },
+        asic: { acn: '222222228', name: 'WATTLE CREEK LOGISTICS PTY LTD', type: 'APTY', class: 'LMSH', status: 'REGD', registeredOn: '2009-11-02', deregisteredOn: null },
+        officersSource: 'AVAILABLE',
+      },
+    ],
+  },
 );
 export type Registry = Static<typeof Registry>;
 
@@ -170,6 +229,50 @@ export const Ownership = Type.Object(
       { description: 'Persons holding 25 % or more, directly or indirectly. Personal details are read live and never stored.' },
     ),
   },
-  { $id: 'Ownership', title: 'Ownership' },
+  { $id: 'Ownership', title: 'Ownership', examples: [ownershipExample()] },
 );
 export type Ownership = Static<typeof Ownership>;
+
+/** 40 % held by a person, 60 % through a holding company owned 50/50: three owners at 40/30/30 %. */
+function ownershipExample() {
+  const person = (node: string, who: typeof people.kingsley) => ({ id: node, kind: 'PERSON', name: who.name, idvEntityId: who.idvEntityId, acn: null, abn: null });
+  const owner = (who: typeof people.kingsley, givenNames: string, familyName: string, dateOfBirth: string, address: Static<typeof Address>, ownershipPercent: number) => ({
+    idvEntityId: who.idvEntityId,
+    name: { givenNames, familyName },
+    dateOfBirth,
+    address,
+    ownershipPercent,
+    screening: { status: 'CLEAR', categories: [] },
+  });
+  return {
+    lookupRequestId: exampleId('lookup'),
+    structureAsOf: lookedUpAt.completedAt,
+    ownershipSource: 'AVAILABLE',
+    complete: true,
+    truncated: false,
+    traversalComplete: true,
+    reason: 'COMPLETE',
+    completeness: 'HIGH',
+    nodes: [
+      { id: 'n1', kind: 'COMPANY', name: 'WATTLE CREEK LOGISTICS PTY LTD', idvEntityId: null, acn: '222222228', abn: '54222222228' },
+      person('n2', people.kingsley),
+      { id: 'n3', kind: 'COMPANY', name: 'FAIRBAIRN MERRIWEATHER HOLDINGS PTY LTD', idvEntityId: null, acn: '333333332', abn: '88333333332' },
+      person('n4', people.fairbairn),
+      person('n5', people.merriweather),
+    ],
+    edges: [
+      { ownerId: 'n2', ownedId: 'n1', percent: 40 },
+      { ownerId: 'n3', ownedId: 'n1', percent: 60 },
+      { ownerId: 'n4', ownedId: 'n3', percent: 50 },
+      { ownerId: 'n5', ownedId: 'n3', percent: 50 },
+    ],
+    blockedNodes: [],
+    unlinkedOwners: [],
+    personalDetails: 'AVAILABLE',
+    beneficialOwners: [
+      owner(people.kingsley, 'Oliver James', 'KINGSLEY', '1974-08-11', { line1: '67 Kurrajong Lane', locality: 'NORWOOD', state: 'SA', postcode: '5067', country: 'AU' }, 40),
+      owner(people.fairbairn, 'Priscilla Mary', 'FAIRBAIRN', '1978-12-22', { line1: '42 Melaleuca Crescent', locality: 'NORWOOD', state: 'SA', postcode: '5067', country: 'AU' }, 30),
+      owner(people.merriweather, 'Daniel Hugh', 'MERRIWEATHER', '1967-12-27', { line1: '73 Grevillea Drive', locality: 'BALLARAT', state: 'VIC', postcode: '3350', country: 'AU' }, 30),
+    ],
+  };
+}

@@ -2,6 +2,7 @@
 // and the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { exampleId } from '../../platform/ids.ts';
 import { MatchFeaturesSchema } from '../screening/screening.schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -40,7 +41,8 @@ export const PutSubscriptionBody = Type.Object(
     dateOfBirth: Type.Optional(DateOfBirth),
     countries: Type.Optional(Type.Array(Country, { maxItems: 5, uniqueItems: true, description: 'Countries of citizenship, residence or registration: evidence for or against a match, never a match alone.' })),
   },
-  { additionalProperties: false },
+  // The contact is a company (Contact's example): screened as a business, so no date of birth.
+  { additionalProperties: false, examples: [{ enabled: true, coverage: ['SANCTIONS', 'PEP'], screenAs: 'BUSINESS', countries: ['AU'] }] },
 );
 export type PutSubscriptionBody = Static<typeof PutSubscriptionBody>;
 
@@ -64,7 +66,28 @@ export const Subscription = Type.Object(
     disabledAt: nullable(DateTime),
     updatedAt: nullable(DateTime, 'Null for a contact never subscribed.'),
   },
-  { $id: 'MonitoringSubscription', title: 'MonitoringSubscription' },
+  {
+    $id: 'MonitoringSubscription',
+    title: 'MonitoringSubscription',
+    examples: [
+      {
+        contactId: exampleId('contact'),
+        enabled: true,
+        status: 'ACTIVE',
+        errorCode: null,
+        coverage: ['SANCTIONS', 'PEP'],
+        observedCoverage: ['SANCTIONS', 'PEP'],
+        screenAs: 'BUSINESS',
+        dateOfBirth: null,
+        countries: ['AU'],
+        listVersion: 12,
+        lastScreenedAt: '2026-11-21T10:35:04.000Z',
+        enabledAt: '2026-11-21T10:35:00.000Z',
+        disabledAt: null,
+        updatedAt: '2026-11-21T10:35:04.000Z',
+      },
+    ],
+  },
 );
 export type Subscription = Static<typeof Subscription>;
 
@@ -114,7 +137,37 @@ export const Alert = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { $id: 'MonitoringAlert', title: 'MonitoringAlert' },
+  {
+    $id: 'MonitoringAlert',
+    title: 'MonitoringAlert',
+    // An open alert on the contact of MonitoringSubscription's example: a similar business name, in another country.
+    examples: [
+      {
+        id: exampleId('monitoringAlert'),
+        contactId: exampleId('contact'),
+        status: 'OPEN',
+        categories: ['SANCTIONS'],
+        score: 0.91,
+        listVersion: 12,
+        matchedName: 'WATTLE CREEK LOGISTICS LLC',
+        features: { nameScore: 0.93, matchedTokens: 3, unmatchedTokens: 1, alias: false, dateOfBirth: 'NOT_COMPARED', country: 'MISMATCH', identifier: 'NOT_COMPARED' },
+        entry: {
+          list: 'dfat',
+          entryId: '8841',
+          kind: 'business',
+          name: 'WATTLE CREEK LOGISTICS LLC',
+          aliases: ['WCL Freight LLC'],
+          datesOfBirth: [],
+          countries: ['KP'],
+          categories: ['SANCTIONS'],
+          source: 'Autonomous Sanctions Regulations 2011',
+        },
+        decision: null,
+        createdAt: '2026-11-22T02:00:05.000Z',
+        updatedAt: '2026-11-22T02:00:05.000Z',
+      },
+    ],
+  },
 );
 export type Alert = Static<typeof Alert>;
 
@@ -123,6 +176,6 @@ export const DecisionBody = Type.Object(
     decision: literals(decisions, 'TRUE_MATCH confirms the alert; FALSE_POSITIVE dismisses it.'),
     note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Why (≤ 2000 characters).' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ decision: 'FALSE_POSITIVE', note: 'A different company: the listed entity is registered in another country, ours in Australia since 2009.' }] },
 );
 export type DecisionBody = Static<typeof DecisionBody>;

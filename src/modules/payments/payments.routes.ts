@@ -64,7 +64,7 @@ export function registerPaymentRoutes(api: PartnerApi, deps: { payments: Payment
         tags,
         summary: 'Regenerate the hosted payment link',
         description:
-          'Answers the payment with a new `paymentUrl` (shown this once) and emits payment.link_regenerated with `newUrl`; the previous link answers 410 LINK_INVALID from now on. CREATED or PROCESSING payments only (409 INVALID_STATE).',
+          'Answers the payment with a new `paymentUrl` (shown this once) and emits payment.link_regenerated with `newUrl`; the previous link stops working from now on. CREATED or PROCESSING payments only (409 INVALID_STATE).',
         operationId: 'regeneratePaymentLink',
         headers: Type.Object(IdempotencyHeaders),
         params: PaymentParams,

@@ -2,6 +2,7 @@
 // validation, types and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
+import { exampleId } from '../../platform/ids.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
@@ -35,7 +36,8 @@ export const CreatePaymentBody = Type.Object(
     contactId: Type.Optional(Type.String({ maxLength: 64, description: 'Your contact (`con_…`) the payment is for; for your records and filters. Unknown or archived: 422 CONTACT_INVALID.' })),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  // $1,250.00 for a PRN as an ATO notice prints it (12 to 18 digits, prn.ts); `contactId` is left out: it must name a contact of yours.
+  { additionalProperties: false, examples: [{ amount: 125000, prn: '5510 0456 7891 23', description: 'BAS, September quarter 2026', metadata: { invoice: 'INV-1001' } }] },
 );
 export type CreatePaymentBody = Static<typeof CreatePaymentBody>;
 
@@ -63,7 +65,31 @@ export const Payment = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { $id: 'Payment', title: 'Payment' },
+  {
+    $id: 'Payment',
+    title: 'Payment',
+    // As created by CreatePaymentBody's example, for a partner whose commission is 1 % (100 basis points).
+    examples: [
+      {
+        id: exampleId('payment'),
+        status: 'CREATED',
+        amount: 125000,
+        commissionAmount: 1250,
+        currency: 'AUD',
+        prn: '55100456789123',
+        description: 'BAS, September quarter 2026',
+        contactId: null,
+        metadata: { invoice: 'INV-1001' },
+        paymentUrl: 'https://pvs.example/p/q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA',
+        linkExpiresAt: '2026-12-05T10:30:00.000Z',
+        attempts: 0,
+        failureReason: null,
+        completedAt: null,
+        createdAt: '2026-11-21T10:30:00.000Z',
+        updatedAt: '2026-11-21T10:30:00.000Z',
+      },
+    ],
+  },
 );
 export type Payment = Static<typeof Payment>;
 
@@ -79,5 +105,5 @@ export { SaveCardBody as PayBody } from '../billing/billing.schemas.ts';
 
 export const PayResult = Type.Object(
   { status: Status },
-  { $id: 'PayResult', title: 'PayResult', description: 'The payment’s status after the card was charged: SUCCEEDED. A decline answers 402 CARD_DECLINED instead.' },
+  { $id: 'PayResult', title: 'PayResult', examples: [{ status: 'SUCCEEDED' }], description: 'The payment’s status after the card was charged: SUCCEEDED. A decline answers 402 CARD_DECLINED instead.' },
 );

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors.ts';
 import { sendProblem } from '../../platform/http/problem.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
 
-const Status = Type.Object({ status: Type.String() });
+const Status = Type.Object({ status: Type.String({ description: '`ok` (alive) or `ready`.', examples: ['ok'] }) });
 
 export function registerSystemRoutes(app: HttpApp, deps: { isReady: () => Promise<boolean> }): void {
   app.get('/health', { schema: { tags: ['system'], summary: 'The process is alive', operationId: 'getHealth', response: { 200: Status } } }, async () => ({

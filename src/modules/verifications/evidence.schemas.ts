@@ -1,6 +1,7 @@
 // The evidence answers (SPEC "Evidence responses", rule 1) and the report URLs. Evidence carries personal
 // information: it is fetched live on every call and kept nowhere (docs/verifications.md).
 import { Type, type Static } from '@sinclair/typebox';
+import { exampleId } from '../../platform/ids.ts';
 import { MatchFeaturesSchema } from '../screening/screening.schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -98,6 +99,47 @@ const FaceComparison = Type.Object({
 
 const Check = Type.Object({ name: Type.String(), checkType: Type.String(), result: Type.String(), code: Type.String(), message: Type.Optional(Type.String()) });
 
+// The director of the verification request's example after a passed attempt (images left out, as with
+// includeScans=false), and the screening of the same person.
+const evidenceOf = { status: 'OK', verificationRequestId: exampleId('verification'), individualId: exampleId('individual', 1), message: null, retrievedAt: '2026-11-21T11:05:00.000Z' };
+const documentDetailsExample = {
+  ...evidenceOf,
+  attempt: { number: 1, verifiedAt: '2026-11-21T10:58:30.000Z' },
+  claimedIdentity: {
+    firstName: 'Oliver',
+    middleName: 'James',
+    lastName: 'Kingsley',
+    dateOfBirth: '1974-08-11',
+    address: { line1: '67 Kurrajong Lane', line2: null, locality: 'Norwood', state: 'SA', postcode: '5067', country: 'AU' },
+    email: 'oliver.kingsley@wattlecreek.example',
+    phone: '+61 412 555 019',
+  },
+  documents: [
+    {
+      type: 'PASSPORT',
+      number: 'PA1234567',
+      issuingCountry: 'AU',
+      issuingState: null,
+      cardNumber: null,
+      expiryDate: '2031-05-30',
+      machineReadableZone: {
+        found: true,
+        lines: ['P<AUSKINGSLEY<<OLIVER<JAMES<<<<<<<<<<<<<<<<<', 'PA12345673AUS7408111M3105308<<<<<<<<<<<<<<08'],
+        checkDigits: ['documentNumber', 'dateOfBirth', 'expiryDate', 'composite'].map((field) => ({ field, valid: true })),
+        comparisons: ['documentNumber', 'surname', 'givenNames', 'dateOfBirth', 'expiryDate', 'issuingCountry'].map((field) => ({ field, result: 'MATCH' })),
+      },
+    },
+  ],
+  images: [],
+  faceComparisons: [{ score: 0.94, threshold: 0.8, result: 'PASS' }],
+  checks: [
+    { name: 'Document authenticity', checkType: 'DOCUMENT', result: 'PASS', code: 'DOCUMENT_AUTHENTIC', message: "The passport's security features and layout are those of a genuine document." },
+    { name: 'Document issuer record', checkType: 'DOCUMENT', result: 'PASS', code: 'DOCUMENT_RECORD_MATCHED', message: "The issuer's record matches the passport's number, name and date of birth." },
+    { name: 'Face match', checkType: 'FACE_MATCH', result: 'PASS', code: 'FACE_MATCH_SCORE_HIGH', message: 'The selfie matches the photo on the passport (score 0.94, pass mark 0.80).' },
+    { name: 'Fraud signals', checkType: 'FRAUD', result: 'PASS', code: 'NO_FRAUD_SIGNALS', message: 'No fraud signals were found.' },
+  ],
+};
+
 export const DocumentDetails = Type.Object(
   {
     ...Common,
@@ -108,7 +150,7 @@ export const DocumentDetails = Type.Object(
     faceComparisons: Type.Array(FaceComparison),
     checks: Type.Array(Check, { description: 'The identity provider’s document, face-match and fraud checks of that attempt.' }),
   },
-  { title: 'DocumentDetails' },
+  { title: 'DocumentDetails', examples: [documentDetailsExample] },
 );
 export type DocumentDetails = Static<typeof DocumentDetails>;
 
@@ -137,7 +179,31 @@ export const AmlMatches = Type.Object(
       { description: 'Best first; empty when the screening is clear.' },
     ),
   },
-  { title: 'AmlMatches' },
+  {
+    title: 'AmlMatches',
+    examples: [
+      {
+        ...evidenceOf,
+        listVersion: 12,
+        screened: { name: 'Oliver James Kingsley', dateOfBirth: '1974-08-11', countries: ['AU'] },
+        matches: [
+          {
+            entryId: 'NK-3vQx8Tz2Lm',
+            list: 'opensanctions',
+            source: 'Every Politician',
+            name: 'Oliver KINGSLEY',
+            matchedName: 'Oliver KINGSLEY',
+            aliases: [],
+            datesOfBirth: ['1951'],
+            countries: ['GB'],
+            categories: ['PEP'],
+            score: 0.82,
+            features: { nameScore: 0.9, matchedTokens: 2, unmatchedTokens: 1, alias: false, dateOfBirth: 'CONTRADICTS', country: 'MISMATCH', identifier: 'NOT_COMPARED' },
+          },
+        ],
+      },
+    ],
+  },
 );
 export type AmlMatches = Static<typeof AmlMatches>;
 
@@ -146,7 +212,15 @@ export const ReportUrl = Type.Object(
     url: Type.String({ description: 'Signed: it works without a token, for 15 minutes, and answers the PDF rendered at that moment (nothing is stored). A changed or expired URL is 403.' }),
     expiresAt: DateTime,
   },
-  { title: 'ReportUrl' },
+  {
+    title: 'ReportUrl',
+    examples: [
+      {
+        url: `https://pvs.example/reports/v1/verifications/${exampleId('verification')}/report.pdf?client=${exampleId('apiClient')}&expires=1795259700&signature=Rk3yT8wQ1zXc5Vb9Nm2Lp7Hd4Gf0Js6Ka-Ue_WoPiEt`,
+        expiresAt: '2026-11-21T11:15:00.000Z',
+      },
+    ],
+  },
 );
 
 export const ReportParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The verification request (`ver_…`).' }) });

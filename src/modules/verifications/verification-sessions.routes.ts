@@ -50,6 +50,16 @@ const sessionFields = {
   ),
 };
 
+// The director of the verification request's example, on the page that Wattle Creek's partner sent them to.
+const sessionExample = {
+  expiresAt: '2026-11-22T10:30:00.000Z',
+  individual: { role: 'DIRECTOR', roleDescription: null, status: 'IN_PROGRESS' },
+  partner: { name: 'Harbour Accounting Partners' },
+  attemptsRemaining: 3,
+  completedSteps: ['details'],
+  attempt: null,
+};
+
 const Session = Type.Object(
   {
     expiresAt: Type.String({ format: 'date-time', description: 'When the session ends; the flow must be finished by then.' }),
@@ -62,7 +72,7 @@ const Session = Type.Object(
     attemptsRemaining: Type.Integer(),
     ...sessionFields,
   },
-  { $id: 'VerificationSession', title: 'VerificationSession' },
+  { $id: 'VerificationSession', title: 'VerificationSession', examples: [sessionExample] },
 );
 
 const OpenedSession = Type.Object(
@@ -74,7 +84,11 @@ const OpenedSession = Type.Object(
     attemptsRemaining: Type.Integer(),
     ...sessionFields,
   },
-  { $id: 'OpenedVerificationSession', title: 'OpenedVerificationSession' },
+  {
+    $id: 'OpenedVerificationSession',
+    title: 'OpenedVerificationSession',
+    examples: [{ sessionToken: 'T3kq8Yb1Zr6Wm2Lx9Pc4Nd7Hf0Js5Ga-Ue_VoKiRtEw', ...sessionExample, completedSteps: [] }],
+  },
 );
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -98,7 +112,20 @@ const DetailsBody = Type.Object(
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9 ()-]{6,20}$', maxLength: 21, 'x-message': 'must be a phone number: digits, spaces, brackets or dashes, optionally starting with +' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        firstName: 'Oliver',
+        middleName: 'James',
+        lastName: 'Kingsley',
+        dateOfBirth: '1974-08-11',
+        address: { line1: '67 Kurrajong Lane', locality: 'Norwood', state: 'SA', postcode: '5067', country: 'AU' },
+        email: 'oliver.kingsley@wattlecreek.example',
+        phone: '+61 412 555 019',
+      },
+    ],
+  },
 );
 
 const DocumentForm = Type.Object(
@@ -136,7 +163,7 @@ const Submitted = Type.Object(
     status: literals(attemptStatuses, { description: 'The attempt’s status: CHECKING, until the checks (run in the background) record an outcome; poll the session.' }),
     attemptsRemaining: Type.Integer({ description: 'Attempts left after this one.' }),
   },
-  { $id: 'SubmittedVerificationAttempt', title: 'SubmittedVerificationAttempt' },
+  { $id: 'SubmittedVerificationAttempt', title: 'SubmittedVerificationAttempt', examples: [{ status: 'CHECKING', attemptsRemaining: 2 }] },
 );
 
 const uploadShape = { maxFileBytes: maxImageBytes, tooLargeMessage: imageRefusalMessages.TOO_LARGE };
@@ -168,7 +195,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
         description:
           'Spends the link (the token at the end of `/v/{token}`): the flow then continues with the session, so a reload works but the link cannot be shared. The answer also sets the cookie `pvs_verification_session` (HttpOnly, Secure, SameSite=Lax, 24 hours), which the session calls accept in place of the bearer token. The individual becomes IN_PROGRESS (verification.individual.in_progress, once). 410 LINK_INVALID when the link was already opened, replaced or has expired, or the verification is finished; 404 for a link that never existed.',
         operationId: 'openVerificationSession',
-        body: Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token.' }) }, { additionalProperties: false }),
+        body: Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token.' }) }, { additionalProperties: false, examples: [{ token: 'q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA' }] }),
         response: { 201: OpenedSession },
       },
     },

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import { optionalBodyKeyword } from '../../platform/http/validation.ts';
+import { exampleId } from '../../platform/ids.ts';
 import { verificationRoles } from './roles.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -56,22 +57,73 @@ export const CreateVerificationBody = Type.Object(
     structureConfirmed: Type.Optional(Type.Boolean({ description: 'You confirm a hand-built list of people is the whole structure (AUSTRAC_CDD): the request is READY_TO_SEND at once.' })),
     channelPartnerId: Type.Optional(Type.String({ maxLength: 64, description: 'Ignored: your partner id comes from X-Partner-Id.' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Hand-built, so that it needs nothing made before it; bound to a lookup it is `{"mode": "AUSTRAC_CDD", "lookupRequestId": "lkp_…"}`.
+    examples: [
+      {
+        mode: 'AUSTRAC_CDD',
+        entityName: 'Wattle Creek Logistics Pty Ltd',
+        individuals: [
+          { externalId: 'CRM-10428-1', role: 'DIRECTOR' },
+          { externalId: 'CRM-10428-2', role: 'UBO', roleDescription: 'Holds 40 % of the shares' },
+        ],
+        structureConfirmed: true,
+      },
+    ],
+  },
 );
 export type CreateVerificationBody = Static<typeof CreateVerificationBody>;
 
 export const AddIndividualBody = Type.Object(
   { role: Role, roleDescription: Type.Optional(RoleDescription), externalId: Type.Optional(ExternalId) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ role: 'UBO', roleDescription: 'Holds 30 % through a holding company', externalId: 'CRM-10428-3' }] },
 );
 export type AddIndividualBody = Static<typeof AddIndividualBody>;
 
-export const StructureConfirmationBody = Type.Object({ confirmed: Type.Boolean({ description: 'true confirms the list of people; false sends it back to UBO_REVIEW.' }) }, { additionalProperties: false });
+export const StructureConfirmationBody = Type.Object(
+  { confirmed: Type.Boolean({ description: 'true confirms the list of people; false sends it back to UBO_REVIEW.' }) },
+  { additionalProperties: false, examples: [{ confirmed: true }] },
+);
 
 export const LinksBody = Type.Object(
   { individualIds: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Only these individuals; all that are not finished when omitted.' })) },
-  { additionalProperties: false, [optionalBodyKeyword]: true },
+  // Every individual that is not finished; `individualIds` names some of them (`ind_…` of this request).
+  { additionalProperties: false, [optionalBodyKeyword]: true, examples: [{}] },
 );
+
+// The hand-built request of CreateVerificationBody's example, as created: READY_TO_SEND, nobody verified yet.
+const createdAt = '2026-11-21T10:25:00.000Z';
+const individualExample = (n: number, externalId: string, role: string, roleDescription: string | null) => ({
+  id: exampleId('individual', n),
+  externalId,
+  idvEntityId: null,
+  role,
+  roleDescription,
+  status: 'PENDING',
+  attemptCount: 0,
+  maxAttempts: 3,
+  manualOverride: false,
+  completedAt: null,
+  checkResults: [],
+  createdAt,
+});
+const verificationExample = {
+  id: exampleId('verification'),
+  mode: 'AUSTRAC_CDD',
+  status: 'READY_TO_SEND',
+  lookupRequestId: null,
+  entityName: 'Wattle Creek Logistics Pty Ltd',
+  contactId: null,
+  structureConfirmed: true,
+  riskLevel: 'UNKNOWN',
+  completedAt: null,
+  issueList: [],
+  checkResults: [],
+  individuals: [individualExample(1, 'CRM-10428-1', 'DIRECTOR', null), individualExample(2, 'CRM-10428-2', 'UBO', 'Holds 40 % of the shares')],
+  createdAt,
+  updatedAt: createdAt,
+};
 
 const CheckResult = Type.Object(
   {
@@ -101,7 +153,7 @@ export const Individual = Type.Object(
     checkResults: Type.Array(CheckResult),
     createdAt: DateTime,
   },
-  { $id: 'VerificationIndividual', title: 'VerificationIndividual' },
+  { $id: 'VerificationIndividual', title: 'VerificationIndividual', examples: [individualExample(3, 'CRM-10428-3', 'UBO', 'Holds 30 % through a holding company')] },
 );
 export type Individual = Static<typeof Individual>;
 
@@ -122,7 +174,7 @@ export const Verification = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { $id: 'Verification', title: 'Verification' },
+  { $id: 'Verification', title: 'Verification', examples: [verificationExample] },
 );
 export type Verification = Static<typeof Verification>;
 
@@ -144,5 +196,18 @@ export const MintedLinks = Type.Object(
       }),
     ),
   },
-  { $id: 'MintedLinks', title: 'MintedLinks' },
+  {
+    $id: 'MintedLinks',
+    title: 'MintedLinks',
+    examples: [
+      {
+        individuals: verificationExample.individuals.map((individual, i) => ({
+          id: individual.id,
+          externalId: individual.externalId,
+          verificationUrl: `https://pvs.example/v/${['q8Zk3mW1xT0bVn7RcY2hLs9dJf4gPa6eUo5iKw-XyEA', 'Zb4nT1cW7kQe2Ls9Rv3Ym6Hx0Dj5Gp8Ua-Fi_Ko1NwE'][i]}`,
+          expiresAt: '2026-11-28T10:25:00.000Z',
+        })),
+      },
+    ],
+  },
 );

@@ -21,6 +21,7 @@ export const IdempotencyHeaders = {
       pattern: '^[\\x21-\\x7E]+$',
       'x-message': 'must be 1–255 visible ASCII characters without spaces',
       description: 'Makes a retry safe: a repeat with the same body returns the first response (kept 24 h).',
+      examples: ['order-1042'],
     }),
   ),
 };

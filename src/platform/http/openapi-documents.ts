@@ -36,17 +36,21 @@ function referencedSchemas(value: unknown, found: Set<string>): void {
   }
 }
 
-/** Every string under a `description` key, through `link`. */
-function linkDescriptions(value: unknown, link: (text: string) => string): void {
+/**
+ * Every string under a `description` key, through `link`. An object the document holds in several places
+ * (the webhooks' shared header parameters) is linked once: linked twice, its links would be wrapped in links.
+ */
+function linkDescriptions(value: unknown, link: (text: string) => string, seen = new WeakSet<object>()): void {
+  if (!value || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
   if (Array.isArray(value)) {
-    for (const item of value) linkDescriptions(item, link);
+    for (const item of value) linkDescriptions(item, link, seen);
     return;
   }
-  if (!value || typeof value !== 'object') return;
   const object = value as Json;
   for (const [key, member] of Object.entries(object)) {
     if (key === 'description' && typeof member === 'string') object[key] = link(member);
-    else linkDescriptions(member, link);
+    else linkDescriptions(member, link, seen);
   }
 }
 

@@ -1,13 +1,17 @@
 // Examples for the partner's OpenAPI document, derived from the same schemas that validate the requests
-// and shape the answers, so an example cannot disagree with its schema (test/openapi.test.ts validates
-// each against it). A schema's own `examples`, `const`, `default` or `enum` wins; otherwise the value
-// follows its type, format and bounds, and an id takes the prefix its description names (`con_…`).
+// and shape the answers, so an example cannot disagree with its schema (test/openapi-contents.test.ts
+// validates each against it). A schema's own `examples` (or `example`) wins, and is where a real value
+// belongs: a request body's example is one the sandbox accepts as it is (test/openapi-examples.test.ts
+// sends each). Otherwise `const`, `default` or `enum`; else the value follows the type, format and
+// bounds, and an id takes the prefix its description names (`con_…`), its field's name, or, for a path
+// parameter, the collection it names (`/v1/contacts/{id}`).
+import { exampleId, type IdKind } from '../ids.ts';
 
 type Json = Record<string, unknown>;
 
 const exampleTime = '2026-11-21T10:20:00.000Z';
 /** The id body every generated id shares, as the event examples do (docs/events.md). */
-const exampleUlid = '01JD0000000000000000000000';
+const exampleUlid = exampleId('partner').slice(4);
 
 // The id prefixes of docs/conventions.md, by the field names that carry them.
 const idPrefixes: Record<string, string> = {
@@ -107,6 +111,45 @@ export function exampleOf(schema: unknown, components: Json, name = '', depth = 
         return { [name === 'metadata' ? 'invoice' : 'key']: exampleOf(values, components, 'value', depth + 1) };
       }
       return Object.fromEntries(entries);
+    }
+  }
+}
+
+// The kind of id a path parameter names, by the collection before it: `/v1/business-lookups/{id}`.
+const collections: Record<string, IdKind> = {
+  'api-clients': 'apiClient',
+  'business-lookups': 'lookup',
+  verifications: 'verification',
+  individuals: 'individual',
+  'deed-analyses': 'deedAnalysis',
+  contacts: 'contact',
+  charges: 'charge',
+  payments: 'payment',
+  'channel-payments': 'payment',
+  'webhook-destinations': 'destination',
+  'webhook-notifications': 'notification',
+  alerts: 'monitoringAlert',
+};
+
+/** The kind of id the path parameter `name` of `path` names, if it names one. */
+export function pathIdKind(path: string, name: string): IdKind | undefined {
+  const segments = path.split('/');
+  const at = segments.indexOf(`{${name}}`);
+  return at > 0 ? collections[segments[at - 1]!] : undefined;
+}
+
+type Parameter = Json & { name: string; in: string; schema?: Json };
+
+/** Gives every parameter of `paths` an example, unless it has one already (from its schema's `examples`). */
+export function addParameterExamples(paths: Record<string, Record<string, Json>>, components: Json): void {
+  for (const [path, item] of Object.entries(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+        if ('example' in parameter || 'examples' in parameter || !parameter.schema) continue;
+        const kind = parameter.in === 'path' ? pathIdKind(path, parameter.name) : undefined;
+        // Swagger moves a parameter's description off its schema; the id prefix it names is read from there.
+        parameter.example = kind ? exampleId(kind) : exampleOf({ ...parameter.schema, description: parameter.description }, components, parameter.name);
+      }
     }
   }
 }

@@ -99,10 +99,20 @@ export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Pr
           operatorBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An operator access token from POST /ops/v1/token; not accepted on /v1.' },
         },
       },
+      // Every tag a route uses, in the order a partner meets them; each document keeps the ones its
+      // operations use (a test holds every used tag to this list).
       tags: [
-        { name: 'auth', description: 'OAuth 2.0 client credentials' },
+        { name: 'auth', description: 'OAuth 2.0 client credentials, and the public keys that verify the access tokens' },
         { name: 'partners', description: 'The calling partner and its API clients' },
-        { name: 'webhooks', description: 'Destinations, delivery history, manual retry and test events' },
+        { name: 'business lookups', description: 'ABN and ACN lookups: register facts, officers and beneficial owners (docs/lookups.md)' },
+        { name: 'verifications', description: 'Identity verification of the people behind a business, their links, evidence and reports (docs/verifications.md)' },
+        { name: 'deed analyses', description: 'Trust deeds: upload a PDF, and receive its parties and beneficiary classes by webhook (docs/deeds.md)' },
+        { name: 'contacts', description: 'Your customers: the contacts checks can be billed to, and their saved cards (docs/billing.md)' },
+        { name: 'charges', description: 'What each check cost, and whom it was billed to (docs/billing.md)' },
+        { name: 'payments', description: 'ATO payments by card through a hosted payment page (docs/payments.md)' },
+        { name: 'monitoring', description: 'Ongoing sanctions and PEP screening of contacts, and the alerts it raises (docs/monitoring.md)' },
+        { name: 'webhooks', description: 'Destinations, delivery history, manual retry and test events (docs/webhooks.md)' },
+        { name: 'hosted', description: 'What the hosted pages call for the person: the verification session, card links and payment links; not for partners' },
         { name: 'system', description: 'Liveness and readiness' },
         { name: 'operators', description: "PVS's own operators (staff), not partners: sign-in and the /ops/v1 operator API" },
       ],

@@ -7,17 +7,26 @@ export const pageParams = {
   from: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Offset of the first item; use nextFrom of the previous page.' }),
 };
 
-/** A list route's query: the page parameters plus its own filters; unknown parameters are rejected. */
+/**
+ * A list route's query: the page parameters plus its own filters; unknown parameters are rejected. The
+ * page parameters may be left out: validation fills in their defaults, so the route's handler always has
+ * them (the static type) while the schema, and the document made from it, does not require them.
+ */
 export function ListQuery<P extends TProperties = Record<never, never>>(filters?: P) {
-  return Type.Object({ ...pageParams, ...filters } as typeof pageParams & P, { additionalProperties: false });
+  const query = Type.Object({ ...pageParams, ...filters } as typeof pageParams & P, { additionalProperties: false });
+  const schema = query as { required?: string[] };
+  const required = (schema.required ?? []).filter((name) => !(name in pageParams));
+  if (required.length > 0) schema.required = required;
+  else delete schema.required;
+  return query;
 }
 
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({
     data: Type.Array(item),
-    limit: Type.Integer(),
-    from: Type.Integer(),
-    nextFrom: Type.Union([Type.Integer(), Type.Null()]),
+    limit: Type.Integer({ examples: [20] }),
+    from: Type.Integer({ examples: [0] }),
+    nextFrom: Type.Union([Type.Integer(), Type.Null()], { examples: [null] }),
   });
 }
 

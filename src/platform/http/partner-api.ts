@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { exampleId } from '../ids.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { tenantOf } from '../tenancy.ts';
 import { sendProblem } from './problem.ts';
@@ -17,7 +18,7 @@ export interface TokenVerifier {
 }
 
 const partnerHeader = {
-  'x-partner-id': Type.String({ maxLength: 64, description: 'Your partner id (`ptn_…`); must match the credentials.' }),
+  'x-partner-id': Type.String({ maxLength: 64, description: 'Your partner id (`ptn_…`); must match the credentials.', examples: [exampleId('partner')] }),
 };
 
 /** The token of `Authorization: Bearer <token>`, or undefined when the header is missing or malformed. */

@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../platform/errors.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
+import { exampleId } from '../../platform/ids.ts';
 import type { LocalDocumentStorage } from './local-storage.ts';
 import { uploadContentType, uploadIdHeader } from './upload-signatures.ts';
 
@@ -24,11 +25,12 @@ const corsHeaders = {
   'access-control-max-age': '3600',
 };
 
-const tags = ['deeds'];
+// Where a deed analysis's PDF goes (its upload.url), so it sits with them in the document.
+const tags = ['deed analyses'];
 
 const UploadParams = Type.Object({
-  folder: Type.String({ maxLength: 64, description: 'The first part of the key, as in upload.url.' }),
-  name: Type.String({ maxLength: 100, description: 'The rest of the key, as in upload.url.' }),
+  folder: Type.String({ maxLength: 64, description: 'The first part of the key, as in upload.url.', examples: ['deeds'] }),
+  name: Type.String({ maxLength: 100, description: 'The rest of the key, as in upload.url.', examples: [`${exampleId('deedAnalysis')}.pdf`] }),
 });
 
 function keyOf(request: FastifyRequest): string {

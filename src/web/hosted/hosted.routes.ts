@@ -18,7 +18,7 @@ import { linkNoticeCsp, renderLinkNotice, type LinkNotice } from './link-notice.
 import { paymentLinkNotice, renderPaymentPage } from './payment-page.ts';
 import { renderVerificationPage, verificationLinkNotice, verificationPageCsp, verificationPagePermissions } from './verification-page.ts';
 
-const TokenParams = Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token from the URL.' }) });
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token from the URL.', examples: ['Hd0cjXiaPf47IALoqM4KjIDCTxRYlswl3uI4oK339HY'] }) });
 
 const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
   [
@@ -107,7 +107,7 @@ export function registerHostedRoutes(
     '/hosted/v1/card-links/:token',
     {
       schema: {
-        tags: ['hosted pages'],
+        tags: ['hosted'],
         summary: 'Save the card tokenised on a card page',
         description:
           'Called by the hosted card page with the gateway’s token, never with a card number. 402 CARD_DECLINED (with declineCode) leaves the link usable; 410 LINK_INVALID when the link is spent, replaced or expired.',
@@ -124,7 +124,7 @@ export function registerHostedRoutes(
     '/hosted/v1/payment-links/:token',
     {
       schema: {
-        tags: ['hosted pages'],
+        tags: ['hosted'],
         summary: 'Pay with the card tokenised on a payment page',
         description:
           'Called by the hosted payment page with the gateway’s token, never with a card number; the card is charged once for the payment’s amount. 200 {status: SUCCEEDED}. A decline is 402 CARD_DECLINED with `declineCode` and `paymentStatus`: PROCESSING (insufficient funds and other retryable declines: the link stays usable, try another card) or FAILED (a hard decline: the payment is closed). 410 LINK_INVALID (with `linkState`) when the payment is paid, cancelled or failed, or the link was replaced or has expired; 503 when the gateway did not answer (the attempt is settled later, never charged twice).',

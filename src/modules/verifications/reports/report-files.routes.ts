@@ -3,13 +3,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { HttpApp } from '../../../platform/http/types.ts';
+import { exampleId } from '../../../platform/ids.ts';
 import type { ReportService } from './reports.service.ts';
 
 const SignedQuery = Type.Object(
   {
-    client: Type.String({ maxLength: 64, description: 'The API client that asked for the URL.' }),
-    expires: Type.String({ maxLength: 16, description: 'Unix seconds.' }),
-    signature: Type.String({ maxLength: 64 }),
+    client: Type.String({ maxLength: 64, description: 'The API client that asked for the URL.', examples: [exampleId('apiClient')] }),
+    expires: Type.String({ maxLength: 16, description: 'Unix seconds.', examples: ['1795258500'] }),
+    signature: Type.String({ maxLength: 64, examples: ['CqcReZKFUpXSFLxkSDp3fgaQrzkhGv-H0sLa31Z8jec'] }),
   },
   { additionalProperties: false },
 );
