@@ -32,6 +32,13 @@ describe('renderGuide', () => {
     assert.match(guide.html, /<h3 id="contactcardsaved"><code>contact\.card\.saved<\/code><\/h3>/);
   });
 
+  it('keeps a number written in groups of three on one line, in text and tables, but not in code', () => {
+    const { html } = renderGuide('ABN 54 222 222 228, 40 % and 12 000.\n\n| ABN |\n|---|\n| 32 111 111 114 |\n\n`54 222 222 228`\n', files);
+    assert.match(html, /ABN 54\u00a0222\u00a0222\u00a0228, 40 % and 12\u00a0000\./);
+    assert.match(html, /<span class="cell">32\u00a0111\u00a0111\u00a0114<\/span>/);
+    assert.match(html, /<code>54 222 222 228<\/code>/, 'code is copied as written');
+  });
+
   it('links guides to their pages and shows a link outside docs/ as its words', () => {
     const { html } = renderGuide('See [webhooks](webhooks.md#retries), [the jobs](../src/platform/jobs/README.md) and [PVS](https://example.com).', files);
     assert.match(html, /<a href="\/docs\/guides\/webhooks#retries">webhooks<\/a>/);

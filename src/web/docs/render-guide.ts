@@ -4,6 +4,8 @@
 //   a file outside docs/ (src/…, the repository's README) is shown as its words only: nothing leads to a 404;
 // - HTML written in the markdown is shown as text, never markup (the guides are text, and the pages'
 //   policy allows no inline script or style);
+// - a number written in groups of three (`54 222 222 228`) never breaks across lines (its spaces are
+//   no-break spaces), except in code, which a reader copies as written;
 // - a table scrolls sideways in a region of its own on a narrow screen, rather than widening the page, and
 //   it and a code block can be scrolled from the keyboard.
 import path from 'node:path';
@@ -109,6 +111,10 @@ class GuideRenderer extends Renderer {
     // Only PVS's own images (the pages' policy allows no other origin): anything else is its description.
     if (served === undefined || !served.startsWith(`${guidesPath}/images/`)) return escapeHtml(text);
     return `<img src="${escapeHtml(served)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''} loading="lazy">`;
+  }
+
+  override text(token: Tokens.Text | Tokens.Escape): string {
+    return super.text(token).replace(/(\d) (?=\d{3}(?!\d))/g, '$1\u00a0');
   }
 
   override html({ text }: Tokens.HTML | Tokens.Tag): string {
