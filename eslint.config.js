@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.data/', 'test-output/', 'bench/results/', 'dist/', 'dist.*/', 'sdk/dist/'] },
+  { ignores: ['node_modules/', '.data/', 'test-output/', 'bench/results/', 'dist/', 'dist.*/', 'sdk/dist/', '.test-build/', '.test-build.*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -15,7 +15,8 @@ export default async function* timings(source) {
       byFile.set(event.data.file, (byFile.get(event.data.file) ?? 0) + (event.data.details?.duration_ms ?? 0));
     }
   }
-  const relative = (file) => path.relative(process.cwd(), file);
+  // A compiled run's files are in .test-build/ (scripts/compile-tests.mjs): named by their sources.
+  const relative = (file) => path.relative(process.cwd(), file).replace(/^\.test-build\/(.*)\.js$/, '$1.ts');
   const rows = [...byFile].sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
   mkdirSync('test-output', { recursive: true });

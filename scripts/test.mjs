@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: every *.test.ts under src/, test/ and sdk/ through Node's test runner, with tsx for TypeScript.
-// TEST_DATABASE=pglite (default) or postgres selects the back-end; extra arguments filter file paths.
+// `npm test`: every *.test.ts under src/, test/ and sdk/ through Node's test runner. A run of many files
+// runs them compiled (scripts/compile-tests.mjs says why); a run of a few runs the sources through tsx,
+// which starts sooner than a compile. TEST_DATABASE=pglite (default) or postgres selects the back-end;
+// extra arguments filter file paths; TEST_COMPILED=1 or 0 forces one way.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileTests } from './compile-tests.mjs';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -59,10 +62,24 @@ if (files.length === 0) {
 // child processes, servers and timers, and a third keeps both cores busy. Measured on 2026-11-27, same
 // machine, same tree: the PostgreSQL pass 678 s at 2, 456 s at 3; the PGlite pass 1 075 s at 3.
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+// Past a dozen files the compile (about 20 s) costs less than tsx's start in every file.
+const compiled = process.env.TEST_COMPILED ? process.env.TEST_COMPILED === '1' : files.length > 12;
+let runner = ['--import', 'tsx'];
+if (compiled) {
+  const mirror = compileTests();
+  files = files.map((f) => path.join(path.relative(process.cwd(), mirror), f.replace(/\.ts$/, '.js')));
+  runner = [];
+}
+// --liftoff-only: V8 compiles WebAssembly with its baseline compiler only. Every test file on PGlite
+// instantiates PGlite's 10 MB of WebAssembly, and the optimising tier recompiled all of it in background
+// threads in every file, for queries that a short-lived file runs a few hundred of. Measured 2026-11-28 on
+// test/verifications/ and test/lookups/ (19 files on PGlite): 300 CPU-s and 158 s without it, 212 and 109
+// with it; the OCR and PDF suites (tesseract's WebAssembly) took the same time either way.
+runner.push('--liftoff-only');
 const result = spawnSync(
   process.execPath,
   [
-    '--import', 'tsx', '--test',
+    ...runner, '--test',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     // Where the time went: the slowest files, printed after the summary.
     `--test-reporter=${fileURLToPath(new URL('./test-timings.mjs', import.meta.url))}`, '--test-reporter-destination=stdout',

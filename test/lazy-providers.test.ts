@@ -10,7 +10,7 @@
 import { backend } from './helpers/database.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +36,8 @@ const runScript = fileURLToPath(new URL('./helpers/lazy-providers-run.ts', impor
 const failLoadsHook = fileURLToPath(new URL('./helpers/fail-loads.mjs', import.meta.url));
 // Inside the checkout (test-output/ is ignored), so that compiled files find node_modules.
 mkdirSync(path.join(root, 'test-output'), { recursive: true });
-const scratch = mkdtempSync(path.join(root, 'test-output', 'lazy-providers-'));
+// Its real path: loaded modules are recorded by theirs, and a compiled run's test-output/ is a link.
+const scratch = realpathSync(mkdtempSync(path.join(root, 'test-output', 'lazy-providers-')));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Environment for a child that runs the service: no AWS credential lookups beyond the environment. */

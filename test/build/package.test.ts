@@ -3,7 +3,7 @@
 // installing do not depend on the database back-end, so this runs in the PGlite pass only.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, sleep } from '../helpers/cli.ts';
 import { backend } from '../helpers/database.ts';
 
-const project = fileURLToPath(new URL('../..', import.meta.url));
+// The checkout itself: a compiled run's tree (.test-build/, scripts/compile-tests.mjs) only links to it.
+const project = path.dirname(realpathSync(fileURLToPath(new URL('../../package.json', import.meta.url))));
 const skip = backend === 'postgres' && 'the package does not depend on the database back-end: PGlite pass only';
 
 interface PackedFile {

@@ -174,8 +174,11 @@ export async function newSite(env: Record<string, string> = {}, options: { empty
   };
 }
 
+/** The runner's choice of WebAssembly compiler (scripts/test.mjs) holds for the commands too: each starts PGlite. */
+const nodeFlags = process.execArgv.filter((flag) => flag === '--liftoff-only');
+
 export function pvs(site: Site, args: string[], env: Record<string, string> = {}): Pvs {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: site.dir, env: { ...site.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...args], { cwd: site.dir, env: { ...site.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Pvs(child, `pvs ${args.join(' ')}`);
 }
 

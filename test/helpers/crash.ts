@@ -53,7 +53,7 @@ export async function withSharedDb<T>(shared: { db?: Database; dataDir?: string 
 
 /** Starts a TypeScript fixture in its own process and collects what it prints. */
 export function spawnFixture(fixture: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...process.execArgv.filter((flag) => flag === '--liftoff-only'), '--import', 'tsx', fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
