@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm run build`, also run by `npm install` (prepare), `npm start`, `npm test` and `npm run bench`:
 // compiles src/ into dist/ with tsc (emit only: `npm run typecheck` checks the types), copies what tsc
-// does not emit (stylesheets, browser scripts, .mjs entry files), and stamps the build with the time it
-// started, which bin/pvs.mjs compares with the sources'. The new build is made beside the old one and
+// does not emit (stylesheets, browser scripts, .mjs entry files), bundles the API reference's client,
+// and stamps the build with the time it started, which bin/pvs.mjs compares with the sources'. The new build is made beside the old one and
 // swapped in, so a process starting meanwhile never sees half a dist/.
 // --if-stale: do nothing when dist/ is already a build of the sources.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildState, root } from '../bin/build-state.mjs';
@@ -41,6 +41,50 @@ for (const entry of readdirSync(source, { recursive: true, withFileTypes: true }
   if (!entry.isFile() || /\.(ts|md)$/.test(entry.name)) continue;
   const from = path.join(entry.parentPath ?? entry.path, entry.name);
   cpSync(from, path.join(next, path.relative(source, from)));
+}
+// The API reference's client (src/web/docs/reference/client/): Redoc, React and styled-components for the
+// browser, one file, with the versions the server renders with.
+// Two changes to Redoc's browser build, each checked so that a new Redoc cannot skip them silently:
+// - its side menu shows Redocly's logo from their CDN once it is live, and the page asks no other host for
+//   anything (its policy would refuse it, but the reader's browser would still have tried): an empty
+//   image fails at once and Redoc then leaves it out (the link "API docs by Redocly" stays);
+// - the stylesheet its bundle adds (perfect-scrollbar's) carries webpack's nonce, which nothing sets:
+//   it takes the page's from the csp-nonce meta element, as styled-components does.
+const redoclyLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const styleNonce = /var t=(\w)\.nc;t&&e\.setAttribute\("nonce",t\)/;
+const adaptRedoc = {
+  name: 'adapt-redoc',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]redoc[\\/]bundles[\\/]redoc\.(browser\.)?lib\.js$/ }, async (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(redoclyLogo)) throw new Error(`Redoc no longer names ${redoclyLogo}: look again at what its menu loads`);
+      if (!styleNonce.test(text)) throw new Error('Redoc no longer sets its stylesheet\'s nonce as it did: look again at how it adds styles');
+      const contents = text
+        .replaceAll(redoclyLogo, 'data:,')
+        .replace(styleNonce, (_match, require) => `var t=${require}.nc||(document.querySelector('meta[property="csp-nonce"]')||{}).nonce;t&&e.setAttribute("nonce",t)`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
+try {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(source, 'web/docs/reference/client/reference-client.mjs')],
+    outfile: path.join(next, 'web/docs/reference/assets/reference-client.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'linked',
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+    logLevel: 'warning',
+    plugins: [adaptRedoc],
+  });
+} catch (error) {
+  rmSync(next, { recursive: true, force: true });
+  console.error(`build: the reference client could not be bundled: ${error.message}`);
+  process.exit(1);
 }
 writeFileSync(path.join(next, 'build.json'), `${JSON.stringify({ startedAt, builtAt: Date.now() })}\n`);
 if (existsSync(dist)) renameSync(dist, old);

@@ -2,6 +2,7 @@
 import formBody from '@fastify/formbody';
 import { registerWebAssets } from './web/assets.ts';
 import { registerGuides } from './web/docs/guides.ts';
+import { registerReference, registerReferenceAssets } from './web/docs/reference/reference.ts';
 import { consoleArea } from './web/console/console.ts';
 import { portalArea } from './web/portal/portal.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -75,13 +76,19 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   installLoadShedding(app, { maxInFlight: config.MAX_IN_FLIGHT_REQUESTS });
   installInputGuard(app, { bodyLimit: bodyLimitBytes });
   // The partner's and the operators' API documents (/openapi.json, /ops/openapi.json) and their pages.
-  await registerOpenApi(app, {
+  const documents = await registerOpenApi(app, {
     publicBaseUrl: config.PUBLIC_BASE_URL,
     operatorsDocument: config.ENVIRONMENT === 'production' ? 'operators' : 'open',
     operators: services.operators,
     webhooks: { operations: eventWebhooks(), tag: eventsTag },
   });
-  // The guides in docs/ as pages (/docs/guides/<name>), which the documents' descriptions link to.
+  // The API reference (/docs, /docs/ops in the sandbox) and the guides in docs/ as pages
+  // (/docs/guides/<name>), which the documents' descriptions link to.
+  registerReferenceAssets(app);
+  registerReference(app, { prefix: '/docs', title: 'PVS partner API', documentUrl: '/openapi.json', document: () => documents.documentOf('partner') });
+  if (documents.operatorsPage) {
+    registerReference(app, { prefix: '/docs/ops', title: 'PVS operator API', documentUrl: '/ops/openapi.json', document: () => documents.documentOf('operators') });
+  }
   registerGuides(app);
   // Only the token endpoint takes a form; the /v1 plugin refuses it.
   await app.register(formBody, { bodyLimit: 16 * 1024 });

@@ -104,7 +104,7 @@ describe('the guides at /docs/guides', () => {
   });
 
   it('never reaches a file the list does not name: path traversal is 404', async () => {
-    // (`/docs/guides/..` itself is the URL /docs/, as a browser reads it: Swagger UI's page.)
+    // (`/docs/guides/..` itself is the URL /docs/, as a browser reads it: the reference's first page.)
     const attempts = [
       '/docs/guides/..%2Fpackage',
       '/docs/guides/..%2F..%2Fpackage.json',

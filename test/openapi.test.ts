@@ -261,19 +261,57 @@ describe('both documents', () => {
 });
 
 describe('the docs pages', () => {
-  it('answer the interactive documentation as HTML, each page showing its own document', async () => {
+  it('answer the reference as HTML, each page showing its own document', async () => {
     for (const [page, document] of [['/docs', doc], ['/docs/ops', opsDoc]] as const) {
       const res = await t.app.inject({ method: 'GET', url: page });
       assert.equal(res.statusCode, 200, page);
       assert.match(String(res.headers['content-type']), /^text\/html/);
       assert.match(res.body, /<html/i);
       assert.match(res.body, /<meta name="viewport" content="width=device-width, initial-scale=1">/, 'a phone shows it at its own width');
-      // Swagger UI loads `<page>/json`: the document of that page, never swagger's whole.
+      // `<page>/json` and `<page>/yaml`: the document of that page, never swagger's whole.
       const json = await t.app.inject({ method: 'GET', url: `${page}/json` });
       assert.deepEqual(json.json(), document, `${page}/json`);
       const yaml = await t.app.inject({ method: 'GET', url: `${page}/yaml` });
       assert.equal(yaml.statusCode, 200);
       assert.equal(yaml.body.includes('/ops/v1/me'), page === '/docs/ops', `${page}/yaml`);
+    }
+  });
+
+  it('serve the reference page by page under a policy of this host only, with a nonce of each answer’s own', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/docs' });
+    const pages = [...first.body.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!);
+    assert.deepEqual(pages.slice(0, 3), ['/docs', '/docs/reference/auth', '/docs/reference/partners']);
+    assert.deepEqual(pages.filter((p) => p.startsWith('/docs/reference/events-')), ['payment', 'verification', 'business-lookup', 'contact', 'deed-analysis', 'monitoring'].map((kind) => `/docs/reference/events-${kind}`), 'a page per kind of event');
+    const nonces = new Set<string>();
+    for (const url of ['/docs', '/docs/reference/business-lookups', '/docs/reference/business-lookups']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, url);
+      const policy = String(res.headers['content-security-policy']);
+      const nonce = /style-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+      assert.ok(nonce && policy.startsWith("default-src 'none'; script-src 'self';"), policy);
+      assert.ok(res.body.includes(`<meta property="csp-nonce" nonce="${nonce}">`), 'the page names its answer’s nonce');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      // No inline script or style for the policy to refuse, and nothing from another host.
+      assert.doesNotMatch(res.body, /<script>|<style|\sstyle="|src="https?:/);
+      nonces.add(nonce);
+    }
+    assert.equal(nonces.size, 3, 'every answer has a nonce of its own');
+    const lookups = await t.app.inject({ method: 'GET', url: '/docs/reference/business-lookups' });
+    assert.match(lookups.body, /\/v1\/business-lookups/);
+    assert.doesNotMatch(lookups.body, /\/v1\/contacts\b/, 'a tag’s page shows that tag’s operations only');
+    const stylesheet = /href="(\/docs\/reference\/assets\/redoc-[0-9a-f]{16}\.css)"/.exec(lookups.body)![1]!;
+    const css = await t.app.inject({ method: 'GET', url: stylesheet });
+    assert.equal(css.statusCode, 200);
+    assert.match(String(css.headers['content-type']), /^text\/css/);
+    const state = await t.app.inject({ method: 'GET', url: '/docs/reference/business-lookups/state.json' });
+    assert.equal(state.statusCode, 200);
+    assert.ok(Object.keys(state.json<{ spec: { data: { paths: Record<string, unknown> } } }>().spec.data.paths).every((path) => path.startsWith('/v1/business-lookups')));
+  });
+
+  it('answer 404 for a page, a state or an asset the reference does not have', async () => {
+    for (const url of ['/docs/reference/nothing', '/docs/reference/nothing/state.json', '/docs/reference/assets/redoc-0000000000000000.css', '/docs/reference/assets/..%2F..%2Fpackage.json', '/docs/ops/reference/contacts']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 404, url);
     }
   });
 });

@@ -106,8 +106,9 @@ const exceptions: FormatException[] = [
 ];
 
 /**
- * The interactive docs pages (Swagger UI's own routes and assets, at /docs and /docs/ops) take no input of
- * ours; the guides at /docs/guides do, and are fuzzed. Signing out of the portal or the console ends the
+ * The API reference's pages (/docs, /docs/ops, their pages and assets) are tested by
+ * test/web/docs-pages.test.ts, which sends them unknown pages and names; the guides at /docs/guides
+ * are fuzzed here. Signing out of the portal or the console ends the
  * session every other page case uses; web-sessions.test.ts tests it.
  */
 const isGuide = (url: string) => url === '/docs/guides' || url.startsWith('/docs/guides/');

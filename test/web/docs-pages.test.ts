@@ -1,6 +1,7 @@
 // The documentation as a person reads it, in Chromium: the guides at /docs/guides under their own policy
 // (nothing refused, no error), accessible, fitting a phone; a link between guides followed to its anchor;
-// and the two API reference pages, each showing its own document, with the guide links Swagger UI renders.
+// and the two API references (src/web/docs/reference/), each showing its own document page by page with
+// nothing asked of another host, live at the first click, accessible and fitting a phone.
 // Screenshots: test-output/screenshots/docs/.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -64,27 +65,72 @@ describe('the documentation in a browser', { skip }, () => {
     await context.close();
   });
 
-  for (const [path, title, own, foreign] of [
-    ['/docs', 'PVS partner API', '/v1/contacts', '/ops/v1/me'],
-    ['/docs/ops', 'PVS operator API', '/ops/v1/me', '/v1/contacts'],
+  /** A page whose every request to another host is refused by the browser itself, and recorded. */
+  async function isolatedPage(viewport = desktopViewport): Promise<{ page: Page; problems: ReturnType<typeof watchProblems>; outside: string[] }> {
+    const { page, problems } = await strictPage(viewport);
+    const outside: string[] = [];
+    const own = new URL(t.baseUrl).host;
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === 'data:' || url.host === own) return route.continue();
+      outside.push(route.request().url());
+      return route.abort('blockedbyclient');
+    });
+    return { page, problems, outside };
+  }
+
+  for (const [prefix, title, tagPage, own, foreign] of [
+    ['/docs', 'PVS partner API', '/docs/reference/contacts', '/v1/contacts', '/ops/v1/me'],
+    ['/docs/ops', 'PVS operator API', '/docs/ops/reference/operators', '/ops/v1/me', '/v1/contacts'],
   ] as const) {
-    it(`${path} shows ${title} alone, and its guide links lead to the guides`, async () => {
+    it(`${prefix} shows ${title} alone, page by page, asking no other host for anything, and comes alive at a click`, async () => {
       for (const viewport of [desktopViewport, phoneViewport]) {
-        const { page, problems } = await strictPage(viewport);
-        await page.goto(`${t.baseUrl}${path}`);
-        await page.locator('.information-container .title').waitFor();
-        assert.match(await page.locator('.information-container .title').innerText(), new RegExp(`^${title}`));
-        await page.locator('.opblock').first().waitFor();
-        const summaryPaths = await page.locator('.opblock-summary-path').allInnerTexts();
-        assert.ok(summaryPaths.some((p) => p.replace(/\u200b/g, '') === own), `${path} lists ${own}`);
-        assert.ok(!summaryPaths.some((p) => p.replace(/\u200b/g, '') === foreign), `${path} does not list ${foreign}`);
-        const errorsLink = page.locator('.information-container a', { hasText: 'the list of errors' });
+        const { page, problems, outside } = await isolatedPage(viewport);
+        await page.goto(`${t.baseUrl}${prefix}`);
+        assert.match(await page.locator('.api-info h1').innerText(), new RegExp(`^${title}`));
+        const errorsLink = page.locator('.api-info a', { hasText: 'the list of errors' });
         assert.equal(await errorsLink.getAttribute('href'), `${t.baseUrl}/docs/guides/errors`);
+        // Every section of the strip is a page of this document.
+        const sections = await page.locator('.reference-sections a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+        assert.ok(sections.includes(tagPage) && sections.every((href) => href === prefix || href!.startsWith(`${prefix}/reference/`)), sections.join(' '));
+
+        await page.goto(`${t.baseUrl}${tagPage}`);
+        const text = await page.locator('#redoc').innerText();
+        assert.ok(text.includes(own), `${tagPage} shows ${own}`);
+        assert.ok(!text.includes(foreign), `${tagPage} does not show ${foreign}`);
         const suffix = viewport === phoneViewport ? 'phone' : 'desktop';
-        await page.screenshot({ path: new URL(`../../test-output/screenshots/docs/reference${path.replace(/\//g, '-')}-${suffix}.png`, import.meta.url).pathname });
+        await page.screenshot({ path: new URL(`../../test-output/screenshots/docs/reference${tagPage.replace(/\//g, '-')}-${suffix}.png`, import.meta.url).pathname });
+
+        if (viewport === desktopViewport) {
+          // The first click loads Redoc's client, hydrates the page and is made again: the menu goes to the operation.
+          const item = page.locator('li[data-item-id*="/operation/"]').last();
+          const id = (await item.getAttribute('data-item-id'))!;
+          await item.click();
+          await page.waitForURL((url) => url.hash === `#${id}`);
+          assert.ok(await page.locator(`[data-section-id="${id}"]`).isVisible());
+        } else {
+          // On a phone the side menu is behind Redoc's button, which works once the page is live.
+          await page.locator('#redoc h2').first().click();
+          await page.waitForResponse((response) => response.url().endsWith('/state.json'));
+        }
         await page.context().close();
-        assert.deepEqual(unexpectedProblems(problems).pageErrors, [], `${path}: no script error`);
+        assert.deepEqual(outside, [], `${prefix}: no request to another host`);
+        assert.deepEqual(unexpectedProblems(problems), { consoleErrors: [], pageErrors: [], failedRequests: [] }, `${prefix}: nothing refused, no error`);
       }
     });
   }
+
+  it('the reference’s pages are accessible and fit a phone: the introduction, a tag, the events', async () => {
+    const context = await newWebContext(browser);
+    const page = await context.newPage();
+    for (const [path, name] of [
+      ['/docs', 'introduction'],
+      ['/docs/reference/verifications', 'verifications'],
+      ['/docs/reference/events-verification', 'events-verification'],
+    ] as const) {
+      await page.goto(`${t.baseUrl}${path}`);
+      await capture(page, `docs/reference-${name}`);
+    }
+    await context.close();
+  });
 });

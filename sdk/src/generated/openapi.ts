@@ -3073,6 +3073,7 @@ export interface operations {
                     /**
                      * Format: date
                      * @description YYYY-MM-DD, when the document has one.
+                     * @example 2031-06-30
                      */
                     expiryDate?: string;
                     /**

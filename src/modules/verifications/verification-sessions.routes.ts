@@ -149,7 +149,7 @@ const DocumentForm = Type.Object(
         description: 'A driver licence’s card number, or the Medicare card’s individual reference number (required for Medicare).',
       }),
     ),
-    expiryDate: Type.Optional(Type.String({ format: 'date', maxLength: 10, 'x-message': 'must be a date as YYYY-MM-DD', description: 'YYYY-MM-DD, when the document has one.' })),
+    expiryDate: Type.Optional(Type.String({ format: 'date', maxLength: 10, 'x-message': 'must be a date as YYYY-MM-DD', description: 'YYYY-MM-DD, when the document has one.', examples: ['2031-06-30'] })),
     front: Type.String({ format: 'binary', maxLength: maxImageBytes, description: 'The front (a passport’s photo page): JPEG or PNG, at most 10 MiB.' }),
     back: Type.Optional(Type.String({ format: 'binary', maxLength: maxImageBytes, description: 'The back (a driver licence’s): JPEG or PNG, at most 10 MiB.' })),
   },

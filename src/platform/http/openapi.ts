@@ -1,13 +1,12 @@
 // The OpenAPI 3.1 documents, generated from the same TypeBox schemas that validate requests. One swagger
 // document holds every documented route; PVS serves two parts of it (openapi-documents.ts), chosen by the
 // scope a route was registered in rather than by its path:
-//   the partner API     /openapi.json       interactive at /docs       the partner and hosted routes
-//   the operators' API  /ops/openapi.json   interactive at /docs/ops   what app.ts registers under /ops/v1
+//   the partner API     /openapi.json       shown at /docs       the partner and hosted routes
+//   the operators' API  /ops/openapi.json   shown at /docs/ops   what app.ts registers under /ops/v1
 // The operators' document is open in sandbox; in production it needs an operator token and has no
-// interactive page (decision 123). Every documented route gets the problem+json schema for its 4xx and 5xx
+// page (decision 123). The pages are src/web/docs/reference/. Every documented route gets the problem+json schema for its 4xx and 5xx
 // answers.
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import { errorCodes } from '../errors.ts';
 import { documentKeyword, selectDocument, type ApiDocumentName, type OpenApiDocument } from './openapi-documents.ts';
@@ -68,7 +67,8 @@ export interface OpenApiOptions {
   webhooks?: PartnerDocumentOptions['webhooks'];
 }
 
-export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Promise<void> {
+/** Registers the documents; answers how to read each, for the pages that show them (src/web/docs/reference/). */
+export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Promise<{ documentOf: (name: ApiDocumentName) => OpenApiDocument; operatorsPage: boolean }> {
   const { publicBaseUrl } = options;
   app.addSchema(Problem);
   app.addHook('onRoute', (route) => {
@@ -147,38 +147,13 @@ export async function registerOpenApi(app: HttpApp, options: OpenApiOptions): Pr
   };
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => documentOf('partner'));
-  await registerDocsPage(app, { routePrefix: '/docs', title: 'PVS partner API', document: () => documentOf('partner') });
 
   if (options.operatorsDocument === 'open') {
     app.get('/ops/openapi.json', { schema: { hide: true } }, async () => documentOf('operators'));
-    await registerDocsPage(app, { routePrefix: '/docs/ops', title: 'PVS operator API', document: () => documentOf('operators') });
   } else {
-    // Swagger UI cannot send a token for the document it loads, so production has no page for it: an
-    // operator fetches the document with their token (docs/operators.md).
+    // The reference page is public, and the operators' document needs a token in production, so
+    // production has no page for it: an operator fetches the document with their token (docs/operators.md).
     app.get('/ops/openapi.json', { schema: { hide: true }, onRequest: operatorGuard(options) }, async () => documentOf('operators'));
   }
-}
-
-/**
- * Swagger UI at `routePrefix`, showing one document (its own `…/json` and `…/yaml` answer that document,
- * never swagger's whole). Each page is a plugin of its own: the UI plugin can be registered once per scope.
- */
-async function registerDocsPage(app: HttpApp, options: { routePrefix: string; title: string; document: () => OpenApiDocument }): Promise<void> {
-  await app.register(async (scope) => {
-    // Swagger UI's page has no viewport: a phone would show it as a desktop page shrunk to a third.
-    scope.addHook('onSend', async (_request, reply, payload) =>
-      typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html') ? payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">') : payload,
-    );
-    await scope.register(swaggerUi, {
-      routePrefix: options.routePrefix,
-      theme: { title: options.title },
-      transformSpecification: () => options.document() as unknown as Record<string, unknown>,
-      transformSpecificationClone: false,
-      // staticCSP: the docs page replaces the API's `default-src 'none'` with the policy its scripts need;
-      // Swagger UI also sets inline styles, which its default policy forgets.
-      staticCSP: true,
-      transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline' https:"),
-      uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
-    });
-  });
+  return { documentOf, operatorsPage: options.operatorsDocument === 'open' };
 }

@@ -1,7 +1,7 @@
 // Security headers for API answers: the set OWASP's REST Security Cheat Sheet gives for JSON APIs.
 // The document-only headers a browser page needs (COOP, X-XSS-Protection, X-Download-Options …) say
 // nothing about JSON, and each costs time on every request; server-rendered pages set their own.
-// The interactive docs page replaces the CSP with the one its scripts need (@fastify/swagger-ui).
+// The API reference's pages set a policy of their own (src/web/docs/reference/reference.ts).
 
 export function apiSecurityHeaders(options: { production: boolean }): Readonly<Record<string, string>> {
   return Object.freeze({
