@@ -110,8 +110,8 @@ describe('the documentation in a browser', { skip }, () => {
           assert.ok(await page.locator(`[data-section-id="${id}"]`).isVisible());
         } else {
           // On a phone the side menu is behind Redoc's button, which works once the page is live.
-          await page.locator('#redoc h2').first().click();
-          await page.waitForResponse((response) => response.url().endsWith('/state.json'));
+          // Waiting from before the click: the state can arrive before the click's promise settles.
+          await Promise.all([page.waitForResponse((response) => response.url().endsWith('/state.json')), page.locator('#redoc h2').first().click()]);
         }
         await page.context().close();
         assert.deepEqual(outside, [], `${prefix}: no request to another host`);
