@@ -62,14 +62,14 @@ export function referencePages(document: OpenApiDocument): ReferencePage[] {
     if (Object.keys(paths).length === 0 && Object.keys(webhooks).length === 0) continue;
     // The description belongs to the introduction; the page opens on the tag's own.
     const { description: _introduction, ...info } = source.info;
-    const page = (name: string, slice: { paths: Record<string, unknown>; webhooks: Record<string, unknown> }) => {
+    const page = (name: string, title: string, slice: { paths: Record<string, unknown>; webhooks: Record<string, unknown> }) => {
       // Redoc shows a tag by its x-displayName: `Business lookups`, as the navigation names it.
-      const shown = { ...tag, 'x-displayName': titleOf(name) };
+      const shown = { ...tag, 'x-displayName': title };
       const tags: OpenApiDocument['tags'] = [shown];
-      pages.push({ slug: slugOf(name), title: titleOf(name), document: { ...source, info, tags, ...slice } as OpenApiDocument });
+      pages.push({ slug: slugOf(name), title, document: { ...source, info, tags, ...slice } as OpenApiDocument });
     };
     if (Object.keys(paths).length > 0) {
-      page(tag.name, { paths, webhooks });
+      page(tag.name, titleOf(tag.name), { paths, webhooks });
       continue;
     }
     // A tag of webhooks alone (the events): a page per kind of event (`payment.*`), since all thirty
@@ -79,7 +79,7 @@ export function referencePages(document: OpenApiDocument): ReferencePage[] {
       const kind = name.split('.')[0]!;
       kinds.set(kind, { ...kinds.get(kind), [name]: item });
     }
-    for (const [kind, ofKind] of kinds) page(`${tag.name} ${kind}`, { paths: {}, webhooks: ofKind });
+    for (const [kind, ofKind] of kinds) page(`${tag.name} ${kind}`, `${titleOf(tag.name)}: ${kind}`, { paths: {}, webhooks: ofKind });
   }
   return pages;
 }
