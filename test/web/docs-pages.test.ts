@@ -51,18 +51,23 @@ describe('the documentation in a browser', { skip }, () => {
     assert.deepEqual(unexpectedProblems(problems), { consoleErrors: [], pageErrors: [], failedRequests: [] });
   });
 
-  it('is accessible and fits a phone: the errors and webhooks guides and the overview', async () => {
+  /** Each page checked with axe, at a phone's width, and captured (test/helpers/web.ts), as `docs/<name>`. */
+  async function captureAll(pages: ReadonlyArray<readonly [path: string, name: string]>): Promise<void> {
     const context = await newWebContext(browser);
     const page = await context.newPage();
-    for (const [path, name] of [
-      ['/docs/guides/errors', 'errors'],
-      ['/docs/guides/webhooks', 'webhooks'],
-      ['/docs/guides', 'overview'],
-    ] as const) {
+    for (const [path, name] of pages) {
       await page.goto(`${t.baseUrl}${path}`);
-      await capture(page, `docs/guide-${name}`);
+      await capture(page, `docs/${name}`);
     }
     await context.close();
+  }
+
+  it('is accessible and fits a phone: the errors and webhooks guides and the overview', async () => {
+    await captureAll([
+      ['/docs/guides/errors', 'guide-errors'],
+      ['/docs/guides/webhooks', 'guide-webhooks'],
+      ['/docs/guides', 'guide-overview'],
+    ]);
   });
 
   /** A page whose every request to another host is refused by the browser itself, and recorded. */
@@ -121,16 +126,10 @@ describe('the documentation in a browser', { skip }, () => {
   }
 
   it('the reference’s pages are accessible and fit a phone: the introduction, a tag, the events', async () => {
-    const context = await newWebContext(browser);
-    const page = await context.newPage();
-    for (const [path, name] of [
-      ['/docs', 'introduction'],
-      ['/docs/reference/verifications', 'verifications'],
-      ['/docs/reference/events-verification', 'events-verification'],
-    ] as const) {
-      await page.goto(`${t.baseUrl}${path}`);
-      await capture(page, `docs/reference-${name}`);
-    }
-    await context.close();
+    await captureAll([
+      ['/docs', 'reference-introduction'],
+      ['/docs/reference/verifications', 'reference-verifications'],
+      ['/docs/reference/events-verification', 'reference-events-verification'],
+    ]);
   });
 });
