@@ -279,9 +279,12 @@ describe('the docs pages', () => {
 
   it('serve the reference page by page under a policy of this host only, with a nonce of each answer’s own', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/docs' });
-    const pages = [...first.body.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!);
+    const strip = /<nav class="reference-sections"[^>]*>(.*?)<\/nav>/s.exec(first.body)![1]!;
+    const pages = [...strip.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!);
     assert.deepEqual(pages.slice(0, 3), ['/docs', '/docs/reference/auth', '/docs/reference/partners']);
     assert.deepEqual(pages.filter((p) => p.startsWith('/docs/reference/events-')), ['payment', 'verification', 'business-lookup', 'contact', 'deed-analysis', 'monitoring'].map((kind) => `/docs/reference/events-${kind}`), 'a page per kind of event');
+    assert.ok(pages.slice(1).every((p) => first.body.split(`href="${p}"`).length === 3), 'the introduction lists every page, beside the strip');
+    assert.match(first.body, /Security Scheme Type/, 'and says how to authenticate');
     const nonces = new Set<string>();
     for (const url of ['/docs', '/docs/reference/business-lookups', '/docs/reference/business-lookups']) {
       const res = await t.app.inject({ method: 'GET', url });

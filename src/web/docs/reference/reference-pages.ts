@@ -52,10 +52,11 @@ function operationsOf(paths: Record<string, unknown> | undefined, tag: string): 
   return kept;
 }
 
-/** The introduction first, then a page for every tag that has an operation or a webhook, in the document's tag order. */
-export function referencePages(document: OpenApiDocument): ReferencePage[] {
+/** The introduction first, then a page for every tag that has an operation or a webhook, in the document's tag order; `prefix` is where they are served (`/docs`). */
+export function referencePages(document: OpenApiDocument, prefix: string): ReferencePage[] {
   const source = document as OpenApiDocument & { tags?: Array<{ name: string }>; webhooks?: Record<string, unknown>; paths?: Record<string, unknown> };
-  const pages: ReferencePage[] = [{ slug: '', title: 'Introduction', document: { ...source, tags: [], paths: {}, webhooks: {} } as OpenApiDocument }];
+  const introduction: ReferencePage = { slug: '', title: 'Introduction', document: { ...source, tags: [], paths: {}, webhooks: {} } as OpenApiDocument };
+  const pages: ReferencePage[] = [introduction];
   for (const tag of source.tags ?? []) {
     const paths = operationsOf(source.paths, tag.name);
     const webhooks = operationsOf(source.webhooks, tag.name);
@@ -81,5 +82,13 @@ export function referencePages(document: OpenApiDocument): ReferencePage[] {
     }
     for (const [kind, ofKind] of kinds) page(`${tag.name} ${kind}`, `${titleOf(tag.name)}: ${kind}`, { paths: {}, webhooks: ofKind });
   }
+  // The introduction lists the other pages, each with its tag's description, and how to authenticate
+  // (Redoc's section of the security schemes, where the marker stands).
+  const sections = pages.slice(1).map((page) => `- [${page.title}](${prefix}/reference/${page.slug}): ${page.document.tags?.[0]?.description ?? ''}`);
+  const info = introduction.document.info;
+  introduction.document = {
+    ...introduction.document,
+    info: { ...info, description: `${info.description ?? ''}\n\n## The reference\n\n${sections.join('\n')}\n\n## Authentication\n\n<!-- ReDoc-Inject: <security-definitions> -->\n` },
+  };
   return pages;
 }

@@ -50,7 +50,7 @@ const SlugParams = Type.Object({ slug: Type.String({ maxLength: 64 }) });
 export function registerReference(app: HttpApp, options: { prefix: string; title: string; documentUrl: string; document: () => OpenApiDocument }): void {
   const { prefix } = options;
   let pages: ReferencePage[] | undefined;
-  const pagesOf = () => (pages ??= referencePages(options.document()));
+  const pagesOf = () => (pages ??= referencePages(options.document(), prefix));
   const pathOf = (page: ReferencePage) => (page.slug ? `${prefix}/reference/${page.slug}` : prefix);
   const statePathOf = (page: ReferencePage) => `${prefix}/reference/${page.slug || 'introduction'}/state.json`;
 
