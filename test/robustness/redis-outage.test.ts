@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, it } from 'node:test';
 import { Redis } from 'ioredis';
+import { createManualClock } from '../../src/platform/clock.ts';
 import { createTestContext, type TestContext, type TestPartner } from '../helpers/context.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -18,7 +19,11 @@ let proxy: TcpProxy;
 before(async () => {
   const target = new URL(redisUrl);
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-  t = await createTestContext({ env: { REDIS_URL: proxy.urlFor(redisUrl), RATE_LIMIT_BURST: '5', RATE_LIMIT_PER_SECOND: '1' } });
+  // The clock stands still, so no token comes back between the calls, however slow the machine is.
+  t = await createTestContext({
+    env: { REDIS_URL: proxy.urlFor(redisUrl), RATE_LIMIT_BURST: '5', RATE_LIMIT_PER_SECOND: '1' },
+    clock: createManualClock(new Date()),
+  });
 });
 after(async () => {
   await t.close();
