@@ -54,6 +54,14 @@ if (process.env.TEST_DATABASE === 'postgres' && filters.length === 0) {
   files = files.filter((f) => !databaseFree.includes(f));
   console.log(`${databaseFree.length} test files reach no database: they run in the PGlite pass only`);
 }
+// A whole run leaves out the browser suites when this is not their pass (test/helpers/browser.ts,
+// BROWSER_TESTS_PASS): each would start, only to skip.
+const browserPass = process.env.BROWSER_TESTS_PASS ?? 'pglite';
+if (filters.length === 0 && (process.env.TEST_DATABASE ?? 'pglite') !== browserPass) {
+  const browserSuites = files.filter((f) => readFileSync(f, 'utf8').includes('browserSkipReason()'));
+  files = files.filter((f) => !browserSuites.includes(f));
+  console.log(`${browserSuites.length} browser test files run in the ${browserPass} pass only`);
+}
 if (files.length === 0) {
   console.error('No test files matched');
   process.exit(1);

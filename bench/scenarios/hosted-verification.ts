@@ -41,10 +41,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Client } from 'undici';
-import type { Database, Tx } from '../../src/platform/db/database.ts';
 import { verificationCheckJob } from '../../src/modules/verifications/verifications.jobs.ts';
 import { cleanImage } from '../../src/platform/images.ts';
 import { jpegSegment, sampleJpeg } from '../../test/fixtures/images.ts';
+import { countStatements, describeCount, type StatementCount } from '../../test/helpers/statement-count.ts';
 import { multipartForm, passport, personDetails, photo } from '../../test/helpers/verifications.ts';
 import { originOf } from '../lib/context.ts';
 import { summarize, type Figures, type RawRun } from '../lib/load.ts';
@@ -313,58 +313,6 @@ function flowCalls(image: Buffer): Call[] {
 
 // ---- Statements per call: one person, traced ----
 
-interface StatementCount {
-  /** Statements outside a transaction. */
-  statements: number;
-  transactions: number;
-  /** Queries inside the transactions. */
-  inTransactions: number;
-  /** Held writes inside the transactions (sent together as one statement). */
-  heldWrites: number;
-}
-
-/** Counts what the database object is asked during `fn` (the rate limiter's counter syncs excepted), then puts it back. */
-async function countStatements(db: Database, fn: () => Promise<void>): Promise<StatementCount> {
-  const count: StatementCount = { statements: 0, transactions: 0, inTransactions: 0, heldWrites: 0 };
-  const counted = (sql: string) => !sql.includes('rate_limit_counters');
-  const original = { query: db.query, write: db.write, transaction: db.transaction };
-  db.query = ((sql: string, params?: readonly unknown[]) => {
-    if (counted(sql)) count.statements++;
-    return original.query.call(db, sql, params);
-  }) as Database['query'];
-  db.write = (sql, params) => {
-    if (counted(sql)) count.statements++;
-    return original.write.call(db, sql, params);
-  };
-  db.transaction = (<T>(fn: (tx: Tx) => Promise<T>) => {
-    count.transactions++;
-    return original.transaction.call(db, (tx: Tx) => {
-      const traced: Tx = {
-        query: ((sql: string, params?: readonly unknown[]) => {
-          count.inTransactions++;
-          return tx.query(sql, params);
-        }) as Tx['query'],
-        write: (sql, params) => {
-          count.heldWrites++;
-          return tx.write(sql, params);
-        },
-        exec: (sql) => tx.exec(sql),
-        afterCommit: (callback) => tx.afterCommit(callback),
-      };
-      return fn(traced);
-    });
-  }) as Database['transaction'];
-  try {
-    await fn();
-  } finally {
-    Object.assign(db, original);
-  }
-  return count;
-}
-
-const statementsOf = (c: StatementCount) =>
-  `${c.statements} + ${c.transactions} transaction(s) of ${c.inTransactions}${c.heldWrites ? ` and ${c.heldWrites} held write(s)` : ''}`;
-
 async function traceOnePerson(ctx: MeasureContext, origin: string, sessionToken: string, calls: Call[]): Promise<Record<CallName, StatementCount>> {
   const counts = {} as Record<CallName, StatementCount>;
   for (const call of calls) {
@@ -540,7 +488,7 @@ export default defineScenario({
               `${p.all.rps} req/s = ${p.ratioToBaseline}× (a); CPU ${p.cpuUsPerIndividual} µs/person (${p.all.serverCpuUsPerRequest} µs/req)`,
             `    ${callNames.map((c) => `${c} ${p.perCall[c].p50}/${p.perCall[c].p99}`).join(', ')}`,
           ]),
-          `Statements per call (one person, traced): ${callNames.map((c) => `${c} ${statementsOf(traced[c])}`).join(', ')}.`,
+          `Statements per call (one person, traced): ${callNames.map((c) => `${c} ${describeCount(traced[c])}`).join(', ')}.`,
           `(a) and (b) driven by the same client (undici, ${settings.loadGenerator === 'child' ? 'in a child process' : 'in this process'}). Load average ${loadBefore.join(' ')} → ${loadAverage().join(' ')}.`,
         ],
         details: {

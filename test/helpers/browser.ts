@@ -68,11 +68,16 @@ export async function createServedContext(
   return Object.assign(t, { baseUrl });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Screenshots are for people to look at, and a full page's PNG costs Chromium a second or more of CPU:
+ * TEST_SCREENSHOTS=0 (as CI sets it) skips them, and nothing else a test checks.
+ */
+export const screenshotsWanted = process.env.TEST_SCREENSHOTS !== '0';
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   await mkdir(screenshotDir, { recursive: true });
-  const file = new URL(`${name}.png`, screenshotDir).pathname;
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  await page.screenshot({ path: new URL(`${name}.png`, screenshotDir).pathname, fullPage: true });
 }
 
 export interface PageProblems {

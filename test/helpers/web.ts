@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestContext } from './context.ts';
-import { browserTimeout } from './browser.ts';
+import { browserTimeout, screenshotsWanted } from './browser.ts';
 import { nextTotpCode, type TestTotp } from './second-factor.ts';
 
 export interface WebAccount {
@@ -106,10 +106,12 @@ export async function capture(page: Page, name: string): Promise<void> {
   await page.setViewportSize(desktopViewport);
   await assertAccessible(page, name);
   const file = new URL(`${name}`, screenshotRoot).pathname;
-  await mkdir(file.slice(0, file.lastIndexOf('/')), { recursive: true });
-  await page.screenshot({ path: `${file}-desktop.png`, fullPage: true });
+  if (screenshotsWanted) {
+    await mkdir(file.slice(0, file.lastIndexOf('/')), { recursive: true });
+    await page.screenshot({ path: `${file}-desktop.png`, fullPage: true });
+  }
   await page.setViewportSize(phoneViewport);
-  await page.screenshot({ path: `${file}-phone.png`, fullPage: true });
+  if (screenshotsWanted) await page.screenshot({ path: `${file}-phone.png`, fullPage: true });
   // Nothing wider than a phone's screen: a long id or path must wrap, not scroll the page sideways.
   const { scrollWidth, clientWidth, wide } = await page.evaluate<{ scrollWidth: number; clientWidth: number; wide: string[] }>(`(() => {
     const root = document.documentElement;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, browserTimeout, createServedContext, launchBrowser, unexpectedProblems, watchProblems } from '../helpers/browser.ts';
+import { browserSkipReason, browserTimeout, createServedContext, launchBrowser, screenshot, unexpectedProblems, watchProblems } from '../helpers/browser.ts';
 import type { TestContext } from '../helpers/context.ts';
 import { capture, desktopViewport, newWebContext, phoneViewport } from '../helpers/web.ts';
 
@@ -104,7 +104,7 @@ describe('the documentation in a browser', { skip }, () => {
         assert.ok(text.includes(own), `${tagPage} shows ${own}`);
         assert.ok(!text.includes(foreign), `${tagPage} does not show ${foreign}`);
         const suffix = viewport === phoneViewport ? 'phone' : 'desktop';
-        await page.screenshot({ path: new URL(`../../test-output/screenshots/docs/reference${tagPage.replace(/\//g, '-')}-${suffix}.png`, import.meta.url).pathname });
+        await screenshot(page, `docs/reference${tagPage.replace(/\//g, '-')}-${suffix}`);
 
         if (viewport === desktopViewport) {
           // The first click loads Redoc's client, hydrates the page and is made again: the menu goes to the operation.

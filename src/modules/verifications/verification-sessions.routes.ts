@@ -7,8 +7,7 @@ import { maxImageBytes, imageRefusalMessages } from '../../platform/images.ts';
 import { formFiles, installMultipart, readForm } from '../../platform/http/multipart.ts';
 import { bearer } from '../../platform/http/partner-api.ts';
 import type { HttpApp } from '../../platform/http/types.ts';
-import type { VerificationSessionService } from './verification-sessions.service.ts';
-import type { IndividualRow } from './verifications.repository.ts';
+import type { Session, SessionView, VerificationSessionService } from './verification-sessions.service.ts';
 
 /**
  * The page keeps the session in this cookie (HttpOnly, Secure, SameSite=Lax), so its script never holds
@@ -172,7 +171,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
   const tags = ['hosted'];
 
   // The session is checked first, before the body is read: a caller without one learns nothing more.
-  const sessions = new WeakMap<FastifyRequest, { individual: IndividualRow; expiresAt: Date }>();
+  const sessions = new WeakMap<FastifyRequest, Session>();
   const withSession = async (request: FastifyRequest) => {
     const session = await deps.sessions.individualOf(sessionTokenOf(request));
     if (!session) throw new AppError('UNAUTHENTICATED', 'The verification session is unknown, has expired or was replaced; open your latest link again');
@@ -180,11 +179,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
   };
   const sessionOf = (request: FastifyRequest) => sessions.get(request)!;
 
-  // After a step: the individual read again, since the step may have made its provider subject.
-  const sendView = async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = sessionOf(request);
-    return reply.header('cache-control', 'no-store').send(await deps.sessions.viewAfterStep(session.individual.id, session.expiresAt));
-  };
+  const sendView = (reply: FastifyReply, view: SessionView) => reply.header('cache-control', 'no-store').send(view);
 
   app.post(
     '/hosted/v1/verification-sessions',
@@ -223,7 +218,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      return reply.header('cache-control', 'no-store').send(await deps.sessions.view(session.individual, session.expiresAt));
+      return sendView(reply, await deps.sessions.view(session));
     },
   );
 
@@ -242,8 +237,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
       onRequest: withSession,
     },
     async (request, reply) => {
-      await deps.sessions.saveDetails(sessionOf(request).individual, request.body);
-      return sendView(request, reply);
+      return sendView(reply, await deps.sessions.saveDetails(sessionOf(request), request.body));
     },
   );
 
@@ -272,8 +266,8 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
       async (request, reply) => {
         const files = formFiles(request);
         const { front: _front, back: _back, ...fields } = request.body;
-        await deps.sessions.saveDocument(sessionOf(request).individual, { ...fields, front: files.get('front')!, ...(files.has('back') ? { back: files.get('back')! } : {}) });
-        return sendView(request, reply);
+        const upload = { ...fields, front: files.get('front')!, ...(files.has('back') ? { back: files.get('back')! } : {}) };
+        return sendView(reply, await deps.sessions.saveDocument(sessionOf(request), upload));
       },
     );
 
@@ -294,8 +288,7 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
         preValidation: readForm({ files: ['image'], ...uploadShape }),
       },
       async (request, reply) => {
-        await deps.sessions.saveSelfie(sessionOf(request).individual, formFiles(request).get('image')!);
-        return sendView(request, reply);
+        return sendView(reply, await deps.sessions.saveSelfie(sessionOf(request), formFiles(request).get('image')!));
       },
     );
   });
@@ -313,6 +306,6 @@ export async function registerVerificationSessionRoutes(app: HttpApp, deps: { se
       },
       onRequest: withSession,
     },
-    async (request, reply) => reply.header('cache-control', 'no-store').send(await deps.sessions.submit(sessionOf(request).individual)),
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await deps.sessions.submit(sessionOf(request))),
   );
 }

@@ -51,6 +51,13 @@ export interface ProviderTerms {
   disclosure: IdentityDisclosure | null;
 }
 
+/** A live session as each hosted call finds it (one statement: verifications.repository.ts). */
+export interface Session {
+  individual: repo.IndividualRow;
+  expiresAt: Date;
+  latest: repo.LiveSession['latest'];
+}
+
 export interface DocumentUpload extends IdentityDocumentFields {
   front: Uint8Array;
   back?: Uint8Array;
@@ -66,7 +73,7 @@ export function createVerificationSessionService(deps: {
   sessionTokens: Digester;
   sessionLifetimeHours: number;
   identity: IdentityProvider;
-  charges: Pick<ChargeService, 'chargeAccepted'>;
+  charges: Pick<ChargeService, 'chargeAccepted' | 'chargeNewWork'>;
   queue: JobQueue;
   partnerName(partnerId: string): Promise<string>;
   /** A bound lookup's entity name, when the request has none of its own. */
@@ -88,28 +95,42 @@ export function createVerificationSessionService(deps: {
     const missing = await deps.identity.missing(individual.subject_ref);
     if (!missing.ok && options.tolerant) return [];
     if (!missing.ok) throw identityUnavailable();
-    return (['details', 'document', 'selfie'] as const).filter((step) => !missing.missing.includes(step));
+    return completed(missing.missing);
   }
 
-  /** `tolerant`: a provider outage shows no step saved rather than failing (the link was spent already). */
-  async function viewOf(individual: repo.IndividualRow, expiresAt: Date, options: { tolerant?: boolean } = {}): Promise<SessionView> {
-    const attempt = await repo.latestAttempt(db, individual.id);
+  /**
+   * The session's answer. What the caller already holds is passed in (the session's statement read the
+   * latest attempt; a saved step answers what is still missing), so a step's answer costs no statement.
+   * `tolerant`: a provider outage shows no step saved rather than failing (the link was spent already).
+   */
+  async function viewOf(
+    session: { individual: repo.IndividualRow; expiresAt: Date; latest?: repo.LiveSession['latest'] },
+    options: { tolerant?: boolean; completedSteps?: IdentityStep[] } = {},
+  ): Promise<SessionView> {
+    const { individual } = session;
+    const attempt = 'latest' in session ? session.latest : await repo.latestAttempt(db, individual.id);
     return {
-      expiresAt: expiresAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
       individual: { role: individual.role, roleDescription: individual.role_description, status: individual.status },
       partner: { name: await deps.partnerName(individual.partner_id) },
       attemptsRemaining: Math.max(0, individual.max_attempts - individual.attempt_count),
-      completedSteps: await savedSteps(individual, options),
+      completedSteps: options.completedSteps ?? (await savedSteps(individual, options)),
       attempt: attempt ? { number: attempt.number, status: attempt.status } : null,
     };
   }
 
   /** Steps are taken while the individual is IN_PROGRESS and no attempt is being checked. */
-  async function assertStepsOpen(individual: repo.IndividualRow): Promise<void> {
-    assertOpen(individual);
-    if ((await repo.latestAttempt(db, individual.id))?.status === 'CHECKING') {
+  function assertStepsOpen(session: Session): void {
+    assertOpen(session.individual);
+    if (session.latest?.status === 'CHECKING') {
       throw new AppError('INVALID_STATE', 'Your documents are being checked; nothing can be changed until the checks finish');
     }
+  }
+
+  /** A step saved: the session's answer, with the steps the provider says are done now. */
+  function savedView(session: Session, saved: SaveResult): Promise<SessionView> {
+    refusedOrDown(saved);
+    return viewOf(session, { completedSteps: completed((saved as Extract<SaveResult, { ok: true }>).missing) });
   }
 
   /** The image checked by its bytes, without metadata, or a problem at the field's pointer. */
@@ -151,24 +172,20 @@ export function createVerificationSessionService(deps: {
         }
         return { sessionToken, expiresAt, individual: { ...individual, status: individual.status === 'PENDING' ? ('IN_PROGRESS' as const) : individual.status } };
       });
-      return { sessionToken: opened.sessionToken, ...(await viewOf(opened.individual, opened.expiresAt, { tolerant: true })) };
+      return { sessionToken: opened.sessionToken, ...(await viewOf(opened, { tolerant: true })) };
     },
 
     /** The individual a session token stands for, or undefined (unknown, expired, or ended by a new link). */
-    async individualOf(sessionToken: string | undefined): Promise<{ individual: repo.IndividualRow; expiresAt: Date } | undefined> {
+    async individualOf(sessionToken: string | undefined): Promise<Session | undefined> {
       if (!sessionToken || !tokenShape.test(sessionToken)) return undefined;
-      const session = await repo.findLiveSession(db, deps.sessionTokens.candidates(sessionToken), clock.now());
+      const session = await repo.findLiveSessionIndividual(db, deps.sessionTokens.candidates(sessionToken), clock.now());
+      if (!session) return undefined;
       // Found under a previous key (SECRET_KEY was rotated): stored again under the current one.
-      if (session && !deps.sessionTokens.isCurrent(session.token_hash)) await repo.rehashSession(db, session.token_hash, deps.sessionTokens.digest(sessionToken));
-      const individual = session && (await repo.findIndividual(db, session.individual_id));
-      return individual ? { individual, expiresAt: session.expires_at } : undefined;
+      if (!deps.sessionTokens.isCurrent(session.token_hash)) await repo.rehashSession(db, session.token_hash, deps.sessionTokens.digest(sessionToken));
+      return { individual: session.individual, expiresAt: session.expires_at, latest: session.latest };
     },
 
-    view: viewOf,
-
-    async viewAfterStep(individualId: string, expiresAt: Date): Promise<SessionView> {
-      return viewOf((await repo.findIndividual(db, individualId))!, expiresAt);
-    },
+    view: (session: Session) => viewOf(session),
 
     /** How long a session lasts (the page's cookie lasts as long). */
     lifetimeSeconds: deps.sessionLifetimeHours * 3600,
@@ -177,17 +194,17 @@ export function createVerificationSessionService(deps: {
      * The person's details go to the identity provider (a subject is made for them on their first step);
      * PVS keeps only the subject's reference. Saving again replaces what was saved.
      */
-    async saveDetails(individual: repo.IndividualRow, details: PersonDetails): Promise<void> {
-      await assertStepsOpen(individual);
+    async saveDetails(session: Session, details: PersonDetails): Promise<SessionView> {
+      assertStepsOpen(session);
       const problems = detailsProblems(details, clock.now());
       if (problems.length) throw fieldProblems(problems);
-      const subjectRef = await subjectOf(individual);
-      refusedOrDown(await deps.identity.saveDetails(subjectRef, details));
+      const subjectRef = await subjectOf(session.individual);
+      return savedView(session, await deps.identity.saveDetails(subjectRef, details));
     },
 
     /** The identity document: its fields and images (JPEG or PNG by their bytes, ≤ 10 MiB, metadata stripped). */
-    async saveDocument(individual: repo.IndividualRow, upload: DocumentUpload): Promise<void> {
-      await assertStepsOpen(individual);
+    async saveDocument(session: Session, upload: DocumentUpload): Promise<SessionView> {
+      assertStepsOpen(session);
       const { front, back, ...fields } = upload;
       const problems = documentProblems(fields, clock.now());
       if (!deps.identity.documentTypes.includes(fields.type)) {
@@ -197,15 +214,15 @@ export function createVerificationSessionService(deps: {
       const backImage = back && imageAt('/back', back, problems);
       if (problems.length) throw fieldProblems(problems);
       const document: IdentityDocument = { ...fields, front: frontImage!, ...(backImage ? { back: backImage } : {}) };
-      refusedOrDown(await deps.identity.saveDocument(await subjectOf(individual), document));
+      return savedView(session, await deps.identity.saveDocument(await subjectOf(session.individual), document));
     },
 
-    async saveSelfie(individual: repo.IndividualRow, image: Uint8Array): Promise<void> {
-      await assertStepsOpen(individual);
+    async saveSelfie(session: Session, image: Uint8Array): Promise<SessionView> {
+      assertStepsOpen(session);
       const problems: FieldProblem[] = [];
       const selfie = imageAt('/image', image, problems);
       if (!selfie) throw fieldProblems(problems);
-      refusedOrDown(await deps.identity.saveSelfie(await subjectOf(individual), selfie));
+      return savedView(session, await deps.identity.saveSelfie(await subjectOf(session.individual), selfie));
     },
 
     /**
@@ -213,30 +230,31 @@ export function createVerificationSessionService(deps: {
      * on the first submit, the individual's price charged, all in one transaction. The answer is the
      * attempt's status: CHECKING, until the job records an outcome.
      */
-    async submit(individual: repo.IndividualRow): Promise<{ status: repo.AttemptStatus; attemptsRemaining: number }> {
-      await assertStepsOpen(individual);
-      const saved = await savedSteps(individual);
+    async submit(session: Session): Promise<{ status: repo.AttemptStatus; attemptsRemaining: number }> {
+      assertStepsOpen(session);
+      const saved = await savedSteps(session.individual);
       const absent = (['details', 'document', 'selfie'] as const).filter((step) => !saved.includes(step));
       if (absent.length) throw new AppError('INVALID_STATE', `Not everything is there yet: add your ${absent.join(', ')} first`);
       return db.transaction(async (tx) => {
-        const request = (await repo.findRequestById(tx, individual.request_id, { lock: true }))!;
-        const locked = (await repo.findIndividual(tx, individual.id, { lock: true }))!;
+        // The individual alone is locked: the request's other people submit beside it.
+        const { individual: locked, latest, contactId } = (await repo.lockIndividualForSubmit(tx, session.individual.id))!;
         assertOpen(locked);
-        const latest = await repo.latestAttempt(tx, locked.id);
         if (latest?.status === 'CHECKING') throw new AppError('INVALID_STATE', 'Your documents are already being checked');
         if (locked.attempt_count >= locked.max_attempts) throw new AppError('INVALID_STATE', 'No attempts are left');
         const now = clock.now();
         const number = (latest?.number ?? 0) + 1;
-        await repo.insertAttempt(tx, { individual_id: locked.id, number, submitted_at: now });
-        await repo.countAttempt(tx, locked.id, 1, now);
-        // The price is charged once per individual, at its first submit (charges are unique by reference).
-        const tenant = tenantOf(request.partner_id);
-        await deps.charges.chargeAccepted(tx, tenant, {
-          payer: request.contact_id ? { billedTo: 'CONTACT', contactId: request.contact_id } : { billedTo: 'PARTNER' },
-          product: 'VERIFICATION_INDIVIDUAL',
-          referenceId: locked.id,
-        });
-        await deps.queue.enqueue(tx, verificationCheckJob, { individualId: locked.id, attempt: number }, { key: checkJobKey(locked.id, number) });
+        // The attempt, its count, the charge and the check job are held writes: one statement at the commit.
+        await repo.writeSubmittedAttempt(tx, { individual_id: locked.id, number, submitted_at: now });
+        // The price is charged once per individual, at its first submit: an individual with an attempt
+        // has its charge already (they are written together).
+        // A contact is charged whatever its state now (chargeAccepted); the partner's charge is held.
+        if (!latest) {
+          const tenant = tenantOf(locked.partner_id);
+          const work = { product: 'VERIFICATION_INDIVIDUAL' as const, referenceId: locked.id };
+          if (contactId) await deps.charges.chargeAccepted(tx, tenant, { payer: { billedTo: 'CONTACT', contactId }, ...work });
+          else await deps.charges.chargeNewWork(tx, tenant, { payer: { billedTo: 'PARTNER' }, ...work });
+        }
+        await deps.queue.enqueueHeld(tx, verificationCheckJob, { individualId: locked.id, attempt: number }, { key: checkJobKey(locked.id, number) });
         return { status: 'CHECKING' as const, attemptsRemaining: Math.max(0, locked.max_attempts - locked.attempt_count - 1) };
       });
     },
@@ -252,7 +270,7 @@ export function createVerificationSessionService(deps: {
       if (!link) return { kind: 'unknown' };
       const session = await this.individualOf(sessionToken);
       if (session && session.individual.id === link.individual_id) {
-        return { kind: 'resume', view: await viewOf(session.individual, session.expiresAt), entityName: await entityNameOf(session.individual), provider };
+        return { kind: 'resume', view: await viewOf(session), entityName: await entityNameOf(session.individual), provider };
       }
       if (link.used_at) return { kind: 'invalid', reason: 'SPENT' };
       if (link.replaced_at) return { kind: 'invalid', reason: 'REPLACED' };
@@ -288,6 +306,8 @@ function assertOpen(individual: repo.IndividualRow): void {
     throw new AppError('INVALID_STATE', `This verification is ${individual.status}; nothing can be changed now`);
   }
 }
+
+const completed = (missing: readonly IdentityStep[]): IdentityStep[] => (['details', 'document', 'selfie'] as const).filter((step) => !missing.includes(step));
 
 /** A step the provider refused is the person's to correct, at the field it names; an outage is a 503. */
 function refusedOrDown(saved: SaveResult): void {

@@ -50,7 +50,7 @@ export interface VerificationModuleDeps {
   /** Link and session token digests, report URL signatures (platform/keys). */
   keyRing: Pick<KeyRing, 'digester' | 'macKeys'>;
   idempotency: Idempotency;
-  charges: Pick<ChargeService, 'gate' | 'chargeAccepted'>;
+  charges: Pick<ChargeService, 'gate' | 'chargeAccepted' | 'chargeNewWork'>;
   screening: Pick<ScreeningService, 'screenPerson'>;
   /** The evidence kill switch. */
   settings: Pick<RuntimeSettings, 'evidenceDetailEnabled'>;
@@ -70,7 +70,17 @@ export interface VerificationServices {
 
 export function createVerificationModule(deps: VerificationModuleDeps): Module<VerificationServices> {
   const { db, clock, outbox, identity, screening, config } = deps;
-  const partnerName = async (partnerId: string) => (await deps.partners.getOwn(tenantOf(partnerId))).name;
+  // A partner's name is set when it is made and never changes: read once per partner, then kept.
+  const partnerNames = new Map<string, string>();
+  const partnerName = async (partnerId: string) => {
+    let name = partnerNames.get(partnerId);
+    if (name === undefined) {
+      name = (await deps.partners.getOwn(tenantOf(partnerId))).name;
+      if (partnerNames.size >= 10_000) partnerNames.clear();
+      partnerNames.set(partnerId, name);
+    }
+    return name;
+  };
   const linkTokens = deps.keyRing.digester('verification-link-tokens');
   const verificationSessions = createVerificationSessionService({
     db,

@@ -123,6 +123,12 @@ export interface IndividualRow {
 const individualColumns =
   'id, request_id, partner_id, external_id, idv_entity_id, role, role_description, status, attempt_count, max_attempts, manual_override, check_results, subject_ref, subject_forgotten_at, risk_level, completed_at, created_at';
 
+/** The same columns of `verification_individuals i`, for joins. */
+const individualColumnsOfI = individualColumns
+  .split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ');
+
 export async function insertIndividual(
   db: Executor,
   row: Pick<IndividualRow, 'id' | 'request_id' | 'partner_id' | 'external_id' | 'idv_entity_id' | 'role' | 'role_description' | 'max_attempts' | 'created_at'>,
@@ -246,6 +252,59 @@ export async function findLiveSession(db: Executor, tokenHashes: string[], now: 
   return rows[0];
 }
 
+/** What each call of the hosted flow needs first: the live session, its individual and their latest attempt, in one statement. */
+export interface LiveSession {
+  token_hash: string;
+  expires_at: Date;
+  individual: IndividualRow;
+  /** The latest submitted attempt; undefined before the first submit. */
+  latest: Pick<AttemptRow, 'number' | 'status'> | undefined;
+}
+
+export async function findLiveSessionIndividual(db: Executor, tokenHashes: string[], now: Date): Promise<LiveSession | undefined> {
+  const rows = await db.query<IndividualRow & { session_token_hash: string; session_expires_at: Date; latest_number: number | null; latest_status: AttemptStatus | null }>(
+    `SELECT ${individualColumnsOfI}, s.token_hash AS session_token_hash, s.expires_at AS session_expires_at,
+       a.number AS latest_number, a.status AS latest_status
+     FROM verification_sessions s
+     JOIN verification_individuals i ON i.id = s.individual_id
+     LEFT JOIN LATERAL (SELECT number, status FROM verification_attempts WHERE individual_id = i.id ORDER BY number DESC LIMIT 1) a ON true
+     WHERE s.token_hash = ANY ($1::text[]) AND s.revoked_at IS NULL AND s.expires_at > $2`,
+    [tokenHashes, now],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { session_token_hash, session_expires_at, latest_number, latest_status, ...individual } = row;
+  return {
+    token_hash: session_token_hash,
+    expires_at: session_expires_at,
+    individual,
+    latest: latest_number === null ? undefined : { number: latest_number, status: latest_status! },
+  };
+}
+
+/**
+ * Submit's lock: the individual alone (not the request, which a partner's people share), with its latest
+ * attempt and who pays, read in the same statement.
+ */
+export async function lockIndividualForSubmit(
+  db: Executor,
+  id: string,
+): Promise<{ individual: IndividualRow; latest: Pick<AttemptRow, 'number' | 'status'> | undefined; contactId: string | null } | undefined> {
+  const rows = await db.query<IndividualRow & { request_contact_id: string | null; latest_number: number | null; latest_status: AttemptStatus | null }>(
+    `SELECT ${individualColumnsOfI}, r.contact_id AS request_contact_id, a.number AS latest_number, a.status AS latest_status
+     FROM verification_individuals i
+     JOIN verification_requests r ON r.id = i.request_id
+     LEFT JOIN LATERAL (SELECT number, status FROM verification_attempts WHERE individual_id = i.id ORDER BY number DESC LIMIT 1) a ON true
+     WHERE i.id = $1
+     FOR UPDATE OF i`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { request_contact_id, latest_number, latest_status, ...individual } = row;
+  return { individual, contactId: request_contact_id, latest: latest_number === null ? undefined : { number: latest_number, status: latest_status! } };
+}
+
 /** A session found under a previous key: its digest is stored again under the current one. */
 export async function rehashSession(db: Executor, previousHash: string, currentHash: string): Promise<void> {
   await db.query('UPDATE verification_sessions SET token_hash = $2 WHERE token_hash = $1', [previousHash, currentHash]);
@@ -323,6 +382,16 @@ export async function insertAttempt(db: Executor, attempt: { individual_id: stri
     attempt.number,
     attempt.submitted_at,
   ]);
+}
+
+/** The attempt a submit starts, and its count on the individual, as held writes (Queryable.write). */
+export async function writeSubmittedAttempt(db: Executor, attempt: { individual_id: string; number: number; submitted_at: Date }): Promise<void> {
+  await db.write("INSERT INTO verification_attempts (individual_id, number, status, submitted_at) VALUES ($1, $2, 'CHECKING', $3)", [
+    attempt.individual_id,
+    attempt.number,
+    attempt.submitted_at,
+  ]);
+  await db.write('UPDATE verification_individuals SET attempt_count = attempt_count + 1, updated_at = $2 WHERE id = $1', [attempt.individual_id, attempt.submitted_at]);
 }
 
 export async function finishAttempt(db: Executor, individualId: string, number: number, status: Exclude<AttemptStatus, 'CHECKING'>, at: Date): Promise<void> {

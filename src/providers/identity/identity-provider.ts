@@ -113,7 +113,8 @@ export interface IdentitySubjectNotFound {
 
 export type CreateSubjectResult = { ok: true; subjectRef: string } | IdentityUnavailable;
 
-export type SaveResult = { ok: true } | IdentityRejected | IdentityUnavailable;
+/** A saved step answers the steps still missing after it (what `missing` would answer next). */
+export type SaveResult = { ok: true; missing: IdentityStep[] } | IdentityRejected | IdentityUnavailable;
 
 export type MissingResult = { ok: true; missing: IdentityStep[] } | IdentityUnavailable;
 

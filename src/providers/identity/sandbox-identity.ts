@@ -38,6 +38,17 @@ const unavailable: IdentityUnavailable = {
 /** How long the simulated outage of a person named Unavailable lasts, from their first check. */
 export const sandboxOutageMs = 60 * 60_000;
 
+interface SubjectRow {
+  outage_until: Date | null;
+  details_id: string | null;
+  document_id: string | null;
+  selfie_id: string | null;
+}
+
+const subjectColumns = 'outage_until, details_id, document_id, selfie_id';
+
+const missingOf = (subject: SubjectRow): IdentityStep[] => steps.filter((step) => subject[`${step}_id`] === null);
+
 interface StepRow {
   id: string;
   step: IdentityStep;
@@ -68,8 +79,8 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
   const { db, clock, sealer } = deps;
 
   /** Locks the subject for the rest of the transaction; a step saved for a subject never created is a bug. */
-  async function lockSubject(tx: Executor, subjectRef: string): Promise<{ outage_until: Date | null }> {
-    const [subject] = await tx.query<{ outage_until: Date | null }>('SELECT outage_until FROM sandbox_identity_subjects WHERE ref = $1 FOR UPDATE', [subjectRef]);
+  async function lockSubject(tx: Executor, subjectRef: string): Promise<SubjectRow> {
+    const [subject] = await tx.query<SubjectRow>(`SELECT ${subjectColumns} FROM sandbox_identity_subjects WHERE ref = $1 FOR UPDATE`, [subjectRef]);
     if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
     return subject;
   }
@@ -87,37 +98,44 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
     return outageUntil === null ? !start : now < outageUntil;
   }
 
-  async function currentSteps(tx: Executor, subjectRef: string): Promise<Map<IdentityStep, StepRow>> {
-    const rows = await tx.query<StepRow>('SELECT id, step, fields_sealed FROM sandbox_identity_steps WHERE subject_ref = $1 AND current', [subjectRef]);
+  /** The subject's current steps, as its row names them. */
+  async function currentSteps(tx: Executor, subject: SubjectRow): Promise<Map<IdentityStep, StepRow>> {
+    const ids = steps.map((step) => subject[`${step}_id`]).filter((id): id is string => id !== null);
+    if (ids.length === 0) return new Map();
+    const rows = await tx.query<StepRow>('SELECT id, step, fields_sealed FROM sandbox_identity_steps WHERE id = ANY($1::text[])', [ids]);
     return new Map(rows.map((row) => [row.step, row]));
   }
 
-  async function saveStep(subjectRef: string, step: IdentityStep, fields: object | null, images: Array<[Side, IdentityImage]>): Promise<{ ok: true }> {
+  /**
+   * One statement, so atomic on its own: the subject's row points at the new step (the UPDATE locks it
+   * against another save), the step and its images are inserted, and the steps of this kind it replaces
+   * are deleted, unless a verified attempt ran on one: then it stays, as that attempt's evidence. The
+   * statement's snapshot does not hold the new step, so the DELETE cannot reach it; a step left over by
+   * two saves at the same moment goes with the next save.
+   */
+  async function saveStep(subjectRef: string, step: IdentityStep, fields: object | null, images: Array<[Side, IdentityImage]>): Promise<{ ok: true; missing: IdentityStep[] }> {
     const id = randomUUID();
     const fieldsSealed = fields === null ? null : sealer.seal(JSON.stringify(fields));
-    const sealedImages = images.map(([side, image]) => [side, image.contentType, sealer.sealBytes(image.bytes, `${id}:${side}`)] as const);
-    await db.transaction(async (tx) => {
-      await lockSubject(tx, subjectRef);
-      // The step saved before goes, unless a verified attempt ran on it: then it stays, as that
-      // attempt's evidence, and stops being current.
-      const previous = [subjectRef, step];
-      await tx.query(
-        `DELETE FROM sandbox_identity_steps s WHERE s.subject_ref = $1 AND s.step = $2 AND s.current
-           AND NOT EXISTS (SELECT 1 FROM sandbox_identity_attempts a WHERE s.id IN (a.details_id, a.document_id, a.selfie_id))`,
-        previous,
-      );
-      await tx.query('UPDATE sandbox_identity_steps SET current = false WHERE subject_ref = $1 AND step = $2 AND current', previous);
-      await tx.query(
-        'INSERT INTO sandbox_identity_steps (id, subject_ref, step, fields_sealed, current, saved_at) VALUES ($1, $2, $3, $4, true, $5)',
-        [id, subjectRef, step, fieldsSealed, clock.now()],
-      );
-      for (const [side, contentType, sealed] of sealedImages) {
-        // As hex text: PGlite serialises a Buffer parameter byte by byte (about 0.4 s for 1.5 MB, on the
-        // event loop); decode() is one call on both back-ends.
-        await tx.query("INSERT INTO sandbox_identity_images (step_id, side, content_type, sealed) VALUES ($1, $2, $3, decode($4, 'hex'))", [id, side, contentType, sealed.toString('hex')]);
-      }
-    });
-    return { ok: true };
+    // Images as hex text: PGlite serialises a Buffer parameter byte by byte (about 0.4 s for 1.5 MB, on the
+    // event loop); decode() is one call on both back-ends.
+    const sealed = images.map(([side, image]) => sealer.sealBytes(image.bytes, `${id}:${side}`).toString('hex'));
+    const [subject] = await db.query<SubjectRow>(
+      `WITH subject AS (
+         UPDATE sandbox_identity_subjects SET ${step}_id = $3 WHERE ref = $1 RETURNING ${subjectColumns}
+       ), saved AS (
+         INSERT INTO sandbox_identity_steps (id, subject_ref, step, fields_sealed, saved_at) SELECT $3, $1, $2, $4, $5 FROM subject
+       ), pictures AS (
+         INSERT INTO sandbox_identity_images (step_id, side, content_type, sealed)
+         SELECT $3, i.side, i.content_type, decode(i.sealed, 'hex') FROM subject, unnest($6::text[], $7::text[], $8::text[]) AS i (side, content_type, sealed)
+       ), replaced AS (
+         DELETE FROM sandbox_identity_steps s WHERE s.subject_ref = $1 AND s.step = $2
+           AND NOT EXISTS (SELECT 1 FROM sandbox_identity_attempts a WHERE s.id IN (a.details_id, a.document_id, a.selfie_id))
+       )
+       SELECT ${subjectColumns} FROM subject`,
+      [subjectRef, step, id, fieldsSealed, clock.now(), images.map(([side]) => side), images.map(([, image]) => image.contentType), sealed],
+    );
+    if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
+    return { ok: true, missing: missingOf(subject) };
   }
 
   function openFields<T>(row: { fields_sealed: string | null }): T {
@@ -168,10 +186,9 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
     saveSelfie: (subjectRef, selfie) => saveStep(subjectRef, 'selfie', null, [['selfie', selfie]]),
 
     async missing(subjectRef) {
-      const [subject] = await db.query('SELECT ref FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+      const [subject] = await db.query<SubjectRow>(`SELECT ${subjectColumns} FROM sandbox_identity_subjects WHERE ref = $1`, [subjectRef]);
       if (!subject) throw new Error(`Sandbox identity: no subject ${subjectRef}`);
-      const saved = await currentSteps(db, subjectRef);
-      return { ok: true, missing: steps.filter((step) => !saved.has(step)) };
+      return { ok: true, missing: missingOf(subject) };
     },
 
     async verify(subjectRef, { attempt }) {
@@ -184,7 +201,7 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
         ]);
         if (done) return verification(tx, done);
 
-        const saved = await currentSteps(tx, subjectRef);
+        const saved = await currentSteps(tx, subject);
         const absent = steps.filter((step) => !saved.has(step));
         if (absent.length > 0) throw new Error(`Sandbox identity: subject ${subjectRef} cannot be verified without its ${absent.join(', ')}`);
         const [details, document, selfie] = [saved.get('details')!, saved.get('document')!, saved.get('selfie')!];
@@ -202,9 +219,9 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
 
     async evidence(subjectRef, { includeScans }) {
       return db.transaction(async (tx) => {
-        const [subject] = await tx.query<{ outage_until: Date | null }>('SELECT outage_until FROM sandbox_identity_subjects WHERE ref = $1', [subjectRef]);
+        const [subject] = await tx.query<SubjectRow>(`SELECT ${subjectColumns} FROM sandbox_identity_subjects WHERE ref = $1`, [subjectRef]);
         if (!subject) return { ok: false, kind: 'not_found', message: `The identity provider holds nothing for subject ${subjectRef}.` };
-        const current = (await currentSteps(tx, subjectRef)).get('details');
+        const current = (await currentSteps(tx, subject)).get('details');
         if (current && behaviourOf(openFields<PersonDetails>(current).lastName) === 'unavailable' && (await inOutage(tx, subjectRef, subject.outage_until, false))) return unavailable;
 
         const [last] = await tx.query<AttemptRow>(

@@ -17,10 +17,10 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import type { IdentityNotification, IdentityProvider, IdentityStep } from '../identity-provider.ts';
+import type { IdentityNotification, IdentityProvider, IdentityStep, SaveResult } from '../identity-provider.ts';
 import { createOnfidoChecks } from './onfido-checks.ts';
 import { createOnfidoClient, type OnfidoRegion } from './onfido-client.ts';
-import { createOnfidoSteps } from './onfido-steps.ts';
+import { createOnfidoSteps, type StepSaved } from './onfido-steps.ts';
 import * as store from './onfido-store.ts';
 
 export interface OnfidoIdentityOptions {
@@ -51,6 +51,22 @@ export function createOnfidoIdentity(options: OnfidoIdentityOptions): IdentityPr
   }
 
   const steps = createOnfidoSteps({ db, clock, onfido, subjectOf });
+
+  /** What PVS recorded of the applicant's steps: Onfido is not asked. */
+  async function missingOf(subjectRef: string): Promise<IdentityStep[]> {
+    const subject = await subjectOf(subjectRef);
+    const document = await store.listDocument(db, subjectRef);
+    const missing: IdentityStep[] = [];
+    if (!subject.applicant_id) missing.push('details');
+    if (document.length === 0) missing.push('document');
+    if (!subject.live_photo_id) missing.push('selfie');
+    return missing;
+  }
+
+  async function withMissing(subjectRef: string, saving: Promise<StepSaved>): Promise<SaveResult> {
+    const saved = await saving;
+    return saved.ok ? { ok: true, missing: await missingOf(subjectRef) } : saved;
+  }
   const checks = createOnfidoChecks({ db, clock, onfido, logger: options.logger });
 
   return {
@@ -66,19 +82,10 @@ export function createOnfidoIdentity(options: OnfidoIdentityOptions): IdentityPr
       return { ok: true, subjectRef };
     },
 
-    saveDetails: steps.saveDetails,
-    saveDocument: steps.saveDocument,
-    saveSelfie: steps.saveSelfie,
-
-    async missing(subjectRef) {
-      const subject = await subjectOf(subjectRef);
-      const document = await store.listDocument(db, subjectRef);
-      const missing: IdentityStep[] = [];
-      if (!subject.applicant_id) missing.push('details');
-      if (document.length === 0) missing.push('document');
-      if (!subject.live_photo_id) missing.push('selfie');
-      return { ok: true, missing };
-    },
+    saveDetails: (subjectRef, details) => withMissing(subjectRef, steps.saveDetails(subjectRef, details)),
+    saveDocument: (subjectRef, document) => withMissing(subjectRef, steps.saveDocument(subjectRef, document)),
+    saveSelfie: (subjectRef, selfie) => withMissing(subjectRef, steps.saveSelfie(subjectRef, selfie)),
+    missing: async (subjectRef) => ({ ok: true, missing: await missingOf(subjectRef) }),
 
     async verify(subjectRef, { attempt }) {
       if (!Number.isInteger(attempt) || attempt < 1) throw new Error(`Onfido identity: attempt ${attempt} is not a positive integer`);

@@ -8,7 +8,10 @@
 import type { ApplicantBuilder, CountryCodes } from '@onfido/api';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/database.ts';
-import type { IdentityDocument, IdentityImage, IdentityRejected, IdentityUnavailable, PersonDetails, SaveResult } from '../identity-provider.ts';
+import type { IdentityDocument, IdentityImage, IdentityRejected, IdentityUnavailable, PersonDetails } from '../identity-provider.ts';
+
+/** A step saved with Onfido, or why not (the adapter adds what is still missing). */
+export type StepSaved = { ok: true } | IdentityRejected | IdentityUnavailable;
 import { alpha3Of, applicantOf } from './onfido-applicant.ts';
 import { asBytes, bytesOf, type CallResult, type OnfidoClient } from './onfido-client.ts';
 import { detailsRejected, imageRejected, type OnfidoFailure } from './onfido-errors.ts';
@@ -19,7 +22,7 @@ const onfidoDocumentTypes = { PASSPORT: 'passport', DRIVER_LICENCE: 'driving_lic
 const notBeforeDetails = (pointer: string): IdentityRejected => ({ ok: false, kind: 'rejected', pointer, message: 'cannot be saved before your details: enter your details first' });
 
 /** A failure on a save that is neither Onfido down nor the person's input: our mistake, thrown. */
-function saveFailure(operation: string, failure: OnfidoFailure, rejected: (fields: string[]) => IdentityRejected): SaveResult {
+function saveFailure(operation: string, failure: OnfidoFailure, rejected: (fields: string[]) => IdentityRejected): StepSaved {
   if (failure.kind === 'unavailable') return failure;
   if (failure.kind === 'validation') return rejected(failure.fields);
   throw new Error(`Onfido ${operation}: the applicant is gone at Onfido (forgotten, or deleted there)`);
@@ -70,7 +73,7 @@ export function createOnfidoSteps(deps: { db: Database; clock: Clock; onfido: On
     return { document: document[0] ? { type: document[0].document_type, sides } : null, livePhotoId };
   }
 
-  async function saveDetails(subjectRef: string, details: PersonDetails): Promise<SaveResult> {
+  async function saveDetails(subjectRef: string, details: PersonDetails): Promise<StepSaved> {
     const subject = await deps.subjectOf(subjectRef);
     // Onfido's types name countries as a closed list; ours are alpha-2 codes checked upstream, made alpha-3.
     const fields = applicantOf(details) as ApplicantBuilder;
@@ -107,7 +110,7 @@ export function createOnfidoSteps(deps: { db: Database; clock: Clock; onfido: On
   return {
     saveDetails,
 
-    async saveDocument(subjectRef: string, document: IdentityDocument): Promise<SaveResult> {
+    async saveDocument(subjectRef: string, document: IdentityDocument): Promise<StepSaved> {
       if (document.type === 'MEDICARE') {
         return { ok: false, kind: 'rejected', pointer: '/type', message: 'cannot be checked here: use a passport or an Australian driver licence' };
       }
@@ -132,7 +135,7 @@ export function createOnfidoSteps(deps: { db: Database; clock: Clock; onfido: On
       return { ok: true };
     },
 
-    async saveSelfie(subjectRef: string, selfie: IdentityImage): Promise<SaveResult> {
+    async saveSelfie(subjectRef: string, selfie: IdentityImage): Promise<StepSaved> {
       const applicantId = (await deps.subjectOf(subjectRef)).applicant_id;
       if (!applicantId) return notBeforeDetails('/image');
       const result = await onfido.call('live photo upload', (api, o, sdk) => api.uploadLivePhoto(applicantId, new sdk.FileTransfer(selfie.bytes, fileName('selfie', selfie)), true, o), 'upload');
