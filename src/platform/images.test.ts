@@ -191,11 +191,15 @@ describe('cleanImage: what is refused before looking inside', () => {
     assert.deepEqual(cleanImage(samplePng().subarray(0, 20)), { ok: false, reason: 'DAMAGED', message: 'the image is damaged' });
   });
 
-  it('answers a copy: changing the upload afterwards does not change the image', () => {
-    const upload = sampleJpeg();
-    const image = cleaned(upload);
-    upload.fill(0);
-    assert.deepEqual(image.bytes, sampleJpeg());
+  it('answers the upload’s own bytes when it has nothing to drop, and new bytes when it had', () => {
+    const plain = sampleJpeg();
+    const kept = cleaned(plain);
+    assert.deepEqual(kept.bytes, plain);
+    assert.ok(kept.bytes.buffer === plain.buffer && kept.bytes.byteOffset === plain.byteOffset, 'no copy of a picture that had no metadata');
+    const withMetadata = sampleJpeg({ before: [xmpSegment] });
+    const stripped = cleaned(withMetadata);
+    withMetadata.fill(0);
+    assert.ok(stripped.bytes.some((byte) => byte !== 0), 'the stripped image is its own');
   });
 });
 

@@ -38,7 +38,9 @@ function refuse(reason: ImageRefusal): CleanImageResult {
 
 /**
  * Checks an uploaded file and returns it without metadata. A refusal is a value with a reason and its
- * words; nothing here throws for a bad file. The result never shares memory with the input.
+ * words; nothing here throws for a bad file. A JPEG with nothing to drop is answered as a view of the
+ * input's own bytes, not a copy (a phone photo's megabytes, on the hosted path's every upload): the
+ * caller owns the upload and must not change it while the image is in use.
  */
 export function cleanImage(input: Uint8Array): CleanImageResult {
   if (input.byteLength > maxImageBytes) return refuse('TOO_LARGE');

@@ -98,6 +98,10 @@ export function stripJpeg(bytes: Buffer): StrippedImage | undefined {
 
   if (!size) return undefined;
   if (orientation !== undefined && orientation !== 1) head.push(orientationSegment(orientation));
+  // Nothing dropped and nothing added (a picture re-encoded by the page has no metadata): the bytes up to
+  // EOI as they came, not a copy of a phone photo's megabytes.
+  const kept = [...head, ...body].reduce((n, part) => n + part.length, 0);
+  if (head.length === 1 && kept === p) return { bytes: bytes.subarray(0, p), ...size };
   return { bytes: Buffer.concat([...head, ...body]), ...size };
 }
 
