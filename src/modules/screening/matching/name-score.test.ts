@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nameVariants, prepareName, scoreNames } from './name-score.ts';
+import { readFileSync } from 'node:fs';
+import { nameScoreBound, nameVariants, prepareName, scoreNames } from './name-score.ts';
 
 const person = (a: string, b: string) => scoreNames(prepareName(a, 'person'), prepareName(b, 'person'), 'person').score;
 const business = (a: string, b: string) => scoreNames(prepareName(a, 'business'), prepareName(b, 'business'), 'business').score;
@@ -51,5 +52,33 @@ describe('name similarity', () => {
     assert.ok(business('Nortwind Trading', 'Northwind Trading') >= 0.9);
     assert.ok(business('Northwind Logistics', 'Northwind Trading') < 0.8);
     assert.ok(business('Global Mining LLC', 'Global Trading LLC') < 0.8);
+  });
+});
+
+describe('the bound the index prunes with (nameScoreBound)', () => {
+  const pairs = JSON.parse(readFileSync(new URL('../../../../test/screening/labelled-pairs.json', import.meta.url), 'utf8')) as Array<{
+    kind: 'person' | 'business';
+    query: { name: string };
+    entry: { name: string; aliases: string[] };
+  }>;
+
+  it('is never below the score, for every two names of the labelled set of a kind, and their joined variants', () => {
+    let compared = 0;
+    let tight = 0;
+    for (const kind of ['person', 'business'] as const) {
+      const texts = [...new Set(pairs.filter((p) => p.kind === kind).flatMap((p) => [p.query.name, p.entry.name, ...p.entry.aliases]))];
+      const names = texts.flatMap((text) => nameVariants(prepareName(text, kind)));
+      for (const a of names) {
+        for (const b of names) {
+          const score = scoreNames(a, b, kind).score;
+          const bound = nameScoreBound(a, b, kind);
+          assert.ok(bound >= score, `${kind} "${a.tokens.join(' ')}" / "${b.tokens.join(' ')}": bound ${bound} below score ${score}`);
+          compared++;
+          if (bound === score) tight++;
+        }
+      }
+    }
+    // The check above can fail: the bound is reached, so it is no looser than it must be for equal names.
+    assert.ok(compared > 10_000 && tight > 0, `${compared} pairs, ${tight} with the bound reached`);
   });
 });

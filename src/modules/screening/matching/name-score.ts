@@ -150,6 +150,19 @@ export function scoreNames(query: PreparedName, candidate: PreparedName, kind: E
   return { score: Math.max(0, score), matchedTokens: pairs, unmatchedTokens: unmatched };
 }
 
+/**
+ * The most `scoreNames` can answer for these two names, from their lengths alone: every pair perfect,
+ * the words left unpaired still costing, the one-word cap still applying. Never below the score.
+ */
+export function nameScoreBound(query: PreparedName, candidate: PreparedName, kind: EntryKind): number {
+  const nq = query.tokens.length;
+  const nc = candidate.tokens.length;
+  if (nq === 0 || nc === 0) return 0;
+  const unmatched = Math.abs(nq - nc);
+  const bound = Math.max(0, 1 - unmatched * unmatchedTokenCost[kind]);
+  return kind === 'person' && Math.min(nq, nc) === 1 && unmatched > 0 ? Math.min(bound, singleTokenCap) : bound;
+}
+
 /** Tokens longer than an initial. */
 export function wholeWords(name: PreparedName): number {
   let count = 0;

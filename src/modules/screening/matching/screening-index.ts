@@ -3,7 +3,7 @@
 // letter left out) to names, so that a query scores only the names that can reach the threshold.
 import type { EntryKind, ListEntry } from '../list-entry.ts';
 import { compareCountries, compareDateOfBirth, maxEvidenceBonus, type CountryEvidence, type DateOfBirthEvidence } from './evidence.ts';
-import { directSimilarity, nameVariants, prepareName, scoreNames, weakPairCap, wholeWords, type PairSimilarity, type PreparedName } from './name-score.ts';
+import { directSimilarity, nameScoreBound, nameVariants, prepareName, scoreNames, weakPairCap, wholeWords, type PairSimilarity, type PreparedName } from './name-score.ts';
 
 export interface IndexedEntry extends ListEntry {
   /** The list the entry came from ("dfat", "opensanctions", …): entry ids are unique within a list. */
@@ -264,7 +264,9 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     return found;
   }
 
-  function screen(query: ScreeningQuery, threshold: number, candidatesOf: (name: PreparedName) => Iterable<number>): Match[] {
+  /** `bounded`: names that cannot reach the threshold are not compared word by word (scoreMatch); brute force compares every one. */
+  function screen(query: ScreeningQuery, threshold: number, candidatesOf: (name: PreparedName) => Iterable<number>, bounded: boolean): Match[] {
+    const floor = bounded ? threshold : 0;
     const best = new Map<number, Match>();
     const identified = new Set<number>();
     for (const identifier of query.identifiers ?? []) {
@@ -273,26 +275,26 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     }
     for (const queryName of queryNames(query)) {
       const similarity = cachedSimilarity(queryName);
-      for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold, similarity);
+      for (const id of candidatesOf(queryName)) consider(best, query, queryName, names[id]!, identified.has(names[id]!.entry), threshold, similarity, floor);
     }
     for (const entry of identified) {
       if (best.has(entry)) continue;
-      consider(best, query, prepareName(query.names[0] ?? '', query.kind), names[primaryNameOf[entry]!]!, true, threshold, directSimilarity);
+      consider(best, query, prepareName(query.names[0] ?? '', query.kind), names[primaryNameOf[entry]!]!, true, threshold, directSimilarity, floor);
     }
     return [...best.values()].sort((a, b) => b.score - a.score || a.entry.entryId.localeCompare(b.entry.entryId));
   }
 
-  function consider(best: Map<number, Match>, query: ScreeningQuery, queryName: PreparedName, name: IndexedName, identified: boolean, threshold: number, similarity: PairSimilarity): void {
-    const match = scoreMatch(query, queryName, name, entries[name.entry]!, identified, similarity);
-    if (match.score < threshold) return;
+  function consider(best: Map<number, Match>, query: ScreeningQuery, queryName: PreparedName, name: IndexedName, identified: boolean, threshold: number, similarity: PairSimilarity, floor: number): void {
+    const match = scoreMatch(query, queryName, name, entries[name.entry]!, identified, similarity, floor);
+    if (!match || match.score < threshold) return;
     const previous = best.get(name.entry);
     if (!previous || match.score > previous.score) best.set(name.entry, match);
   }
 
   return {
     entries,
-    search: (query, threshold) => screen(query, threshold, (queryName) => candidates(query.kind, queryName, threshold)),
-    searchAll: (query, threshold) => screen(query, threshold, () => namesOfKind[query.kind]),
+    search: (query, threshold) => screen(query, threshold, (queryName) => candidates(query.kind, queryName, threshold), true),
+    searchAll: (query, threshold) => screen(query, threshold, () => namesOfKind[query.kind], false),
   };
 }
 
@@ -311,18 +313,26 @@ function cachedSimilarity(queryName: PreparedName): PairSimilarity {
   };
 }
 
-function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: IndexedName, entry: IndexedEntry, identified: boolean, pairSimilarity: PairSimilarity): Match {
-  const similarity = scoreNames(queryName, name, query.kind, pairSimilarity);
+/**
+ * The match, or undefined when it cannot reach `threshold` whatever its words' similarities: the date of
+ * birth and the country are weighed first, and the most the name could score with them (every pair
+ * perfect, only the difference in word count costing) is compared with the threshold as the score would
+ * be, rounded. A listed namesake born years apart is then dropped without its words being compared: the
+ * commonest names (Mohammed, Kim) reach thousands of names, and most of them are such namesakes.
+ */
+function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: IndexedName, entry: IndexedEntry, identified: boolean, pairSimilarity: PairSimilarity, threshold = 0): Match | undefined {
   const dob = compareDateOfBirth(query.kind === 'person' ? query.dateOfBirth : undefined, entry.datesOfBirth);
   const country = compareCountries(query.countries, entry.countries);
+  if (!identified && roundScore(clamp(nameScoreBound(queryName, name, query.kind) + dob.adjustment + country.adjustment)) < threshold) return undefined;
+  const similarity = scoreNames(queryName, name, query.kind, pairSimilarity);
   // A shared registration number identifies a business whatever its name is spelt like.
-  const score = identified ? 1 : Math.min(1, Math.max(0, similarity.score + dob.adjustment + country.adjustment));
+  const score = identified ? 1 : clamp(similarity.score + dob.adjustment + country.adjustment);
   return {
     entry,
     matchedName: name.text,
-    score: Math.round(score * 1000) / 1000,
+    score: roundScore(score),
     features: {
-      nameScore: Math.round(similarity.score * 1000) / 1000,
+      nameScore: roundScore(similarity.score),
       matchedTokens: similarity.matchedTokens,
       unmatchedTokens: similarity.unmatchedTokens,
       alias: name.alias,
@@ -332,6 +342,9 @@ function scoreMatch(query: ScreeningQuery, queryName: PreparedName, name: Indexe
     },
   };
 }
+
+const roundScore = (score: number) => Math.round(score * 1000) / 1000;
+const clamp = (score: number) => Math.min(1, Math.max(0, score));
 
 /** The query's tokens grouped by shared keys: tokens in one group can reach the same names' tokens. */
 export function keyGroups(name: PreparedName): Array<{ size: number; keys: Set<string> }> {
