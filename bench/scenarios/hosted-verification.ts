@@ -24,18 +24,14 @@
 // reason bench/README.md gives for autocannon's; autocannon itself cannot send a different bearer token
 // per person and a different body per step.
 //
-// What dominates (2-core machine; figures in bench/README.md). PostgreSQL: the number of statements, not
-// the sandbox provider's AES-GCM sealing (2 % of the profile) nor multipart parsing (2 %). A person's four
-// calls send 56 statements (26 alone; 4 transactions of 4, 5, 5 and 8, each with BEGIN and COMMIT): the
-// session check (2) on every call, the session view (up to 4, 2 of them the provider's `missing`) after
-// every step, the latest attempt read twice per step, each saved step a transaction locking the subject;
-// half the process's CPU goes on pg sending them. (b) reaches ~0.06 of (a)'s req/s. Submit takes ~2× as
-// long as the other calls because it locks the verification request's row, shared by the 100 people of one
-// request (not so with BENCH_HOSTED_PER_REQUEST=1). 1.5 MB of metadata: the upload itself (socket reads,
-// busboy's boundary search, garbage), throughput halved. 1.5 MB kept: garbage first (each image is copied
-// ~6 times on its way to the database), then the writes to PostgreSQL and the sealing. PGlite: one thread,
-// 99 % busy, two thirds inside PGlite; with 1.5 MB kept, PGlite's own bytea serialiser (a string per byte)
-// takes ~0.4 s per image on the event loop.
+// What dominates (2-core machine; figures in bench/README.md). A person's four calls send 12 statements
+// (details 4, document 2, selfie 2, submit 4: test/verifications/hosted-statements.test.ts holds them
+// there); they sent 53 until issue 34, and half the process's CPU went on pg sending them. Now (b) reaches
+// ~0.10 of (a)'s req/s on PostgreSQL at ~1.6 ms of CPU per call against (a)'s ~0.15–0.2 ms: what the rest is
+// needs a profile. 1.5 MB of metadata: the upload itself (socket reads, busboy's boundary search, garbage).
+// 1.5 MB kept: the copies on its way to the database (4 now: multipart's buffer, the cipher's output, the
+// sealed value, pg's bind), the writes to PostgreSQL and the sealing. PGlite: one thread, two thirds inside
+// PGlite; with 1.5 MB kept, its bytea handling (hex text, decode) dominates.
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
