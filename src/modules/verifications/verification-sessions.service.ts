@@ -130,7 +130,7 @@ export function createVerificationSessionService(deps: {
   /** A step saved: the session's answer, with the steps the provider says are done now. */
   function savedView(session: Session, saved: SaveResult): Promise<SessionView> {
     refusedOrDown(saved);
-    return viewOf(session, { completedSteps: completed((saved as Extract<SaveResult, { ok: true }>).missing) });
+    return viewOf(session, { completedSteps: completed(saved.missing) });
   }
 
   /** The image checked by its bytes, without metadata, or a problem at the field's pointer. */
@@ -246,8 +246,8 @@ export function createVerificationSessionService(deps: {
         // The attempt, its count, the charge and the check job are held writes: one statement at the commit.
         await repo.writeSubmittedAttempt(tx, { individual_id: locked.id, number, submitted_at: now });
         // The price is charged once per individual, at its first submit: an individual with an attempt
-        // has its charge already (they are written together).
-        // A contact is charged whatever its state now (chargeAccepted); the partner's charge is held.
+        // has its charge already (they are written together). A contact is charged whatever its state now
+        // (chargeAccepted); the partner's charge is one more held write.
         if (!latest) {
           const tenant = tenantOf(locked.partner_id);
           const work = { product: 'VERIFICATION_INDIVIDUAL' as const, referenceId: locked.id };
@@ -310,7 +310,7 @@ function assertOpen(individual: repo.IndividualRow): void {
 const completed = (missing: readonly IdentityStep[]): IdentityStep[] => (['details', 'document', 'selfie'] as const).filter((step) => !missing.includes(step));
 
 /** A step the provider refused is the person's to correct, at the field it names; an outage is a 503. */
-function refusedOrDown(saved: SaveResult): void {
+function refusedOrDown(saved: SaveResult): asserts saved is Extract<SaveResult, { ok: true }> {
   if (saved.ok) return;
   if (saved.kind === 'rejected') throw fieldProblems([{ pointer: saved.pointer, message: saved.message }]);
   throw identityUnavailable();

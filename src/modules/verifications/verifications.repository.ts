@@ -243,16 +243,11 @@ export async function insertSession(db: Executor, session: { token_hash: string;
   ]);
 }
 
-/** A session that still works: not revoked, not expired. `tokenHashes`: its digest under each key of the ring. */
-export async function findLiveSession(db: Executor, tokenHashes: string[], now: Date): Promise<{ token_hash: string; individual_id: string; expires_at: Date } | undefined> {
-  const rows = await db.query<{ token_hash: string; individual_id: string; expires_at: Date }>(
-    'SELECT token_hash, individual_id, expires_at FROM verification_sessions WHERE token_hash = ANY ($1::text[]) AND revoked_at IS NULL AND expires_at > $2',
-    [tokenHashes, now],
-  );
-  return rows[0];
-}
-
-/** What each call of the hosted flow needs first: the live session, its individual and their latest attempt, in one statement. */
+/**
+ * What each call of the hosted flow needs first, in one statement: the session if it still works (not
+ * revoked, not expired; `tokenHashes` its digest under each key of the ring), its individual and their
+ * latest attempt.
+ */
 export interface LiveSession {
   token_hash: string;
   expires_at: Date;
@@ -374,14 +369,6 @@ export async function findAttempt(db: Executor, individualId: string, number: nu
 
 export async function listAttempts(db: Executor, individualId: string): Promise<AttemptRow[]> {
   return db.query<AttemptRow>(`SELECT ${attemptColumns} FROM verification_attempts WHERE individual_id = $1 ORDER BY number`, [individualId]);
-}
-
-export async function insertAttempt(db: Executor, attempt: { individual_id: string; number: number; submitted_at: Date }): Promise<void> {
-  await db.query("INSERT INTO verification_attempts (individual_id, number, status, submitted_at) VALUES ($1, $2, 'CHECKING', $3)", [
-    attempt.individual_id,
-    attempt.number,
-    attempt.submitted_at,
-  ]);
 }
 
 /** The attempt a submit starts, and its count on the individual, as held writes (Queryable.write). */
