@@ -12,7 +12,7 @@ import type { ContactService } from './modules/billing/contacts.service.ts';
 import type { DeedProcessingService } from './modules/deeds/deed-processing.service.ts';
 import type { DeedService } from './modules/deeds/deeds.service.ts';
 import type { DestinationService } from './modules/webhooks/destinations.service.ts';
-import type { Dispatcher } from './modules/webhooks/dispatcher.ts';
+import type { Dispatcher, DispatcherOptions } from './modules/webhooks/dispatcher.ts';
 import type { EvidenceService } from './modules/verifications/evidence.service.ts';
 import type { LookupService } from './modules/lookups/lookups.service.ts';
 import type { NotificationService } from './modules/webhooks/notifications.service.ts';
@@ -142,7 +142,7 @@ export interface Services {
   migrate(): Promise<{ applied: string[] }>;
   isReady(): Promise<boolean>;
   createWorker(): Worker;
-  /** The webhook dispatcher of a worker process. */
-  createDispatcher(): Dispatcher;
+  /** The webhook dispatcher of a worker process (`flushDelayMs`: see DispatcherOptions). */
+  createDispatcher(options?: Pick<DispatcherOptions, 'flushDelayMs'>): Dispatcher;
   close(): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { createOutbox, type Outbox } from '../../platform/outbox.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
 import { createDeliverer } from './delivery.ts';
 import { createDestinationService, type DestinationService } from './destinations.service.ts';
-import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { eventCatalogue } from './events/index.ts';
 import { webhookFanOut } from './fan-out.ts';
 import { createNotificationService, type NotificationService } from './notifications.service.ts';
@@ -49,7 +49,8 @@ export interface WebhookServices {
   destinations: DestinationService;
   notifications: NotificationService;
   /** The webhook dispatcher of a worker process. */
-  createDispatcher(): Dispatcher;
+  /** `flushDelayMs`: how long an outcome may wait to be recorded with others (the dispatcher's default otherwise). */
+  createDispatcher(options?: Pick<DispatcherOptions, 'flushDelayMs'>): Dispatcher;
 }
 
 export function createWebhookModule(deps: WebhookModuleDeps): Module<WebhookServices> {
@@ -86,8 +87,9 @@ export function createWebhookModule(deps: WebhookModuleDeps): Module<WebhookServ
       outbox,
       destinations,
       notifications,
-      createDispatcher() {
+      createDispatcher(options = {}) {
         const dispatcher = createDispatcher({
+          ...options,
           db,
           clock,
           deliverer,
