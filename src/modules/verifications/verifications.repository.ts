@@ -253,28 +253,34 @@ export interface LiveSession {
   expires_at: Date;
   individual: IndividualRow;
   /** The latest submitted attempt; undefined before the first submit. */
-  latest: Pick<AttemptRow, 'number' | 'status'> | undefined;
+  latest: LatestAttempt | undefined;
+}
+
+type LatestAttempt = Pick<AttemptRow, 'number' | 'status'>;
+
+/** The individual `i`'s latest attempt as `latest_number` and `latest_status` (null before the first), for a join. */
+const latestAttemptColumns = 'a.number AS latest_number, a.status AS latest_status';
+const latestAttemptJoin = 'LEFT JOIN LATERAL (SELECT number, status FROM verification_attempts WHERE individual_id = i.id ORDER BY number DESC LIMIT 1) a ON true';
+type WithLatest<R> = R & { latest_number: number | null; latest_status: AttemptStatus | null };
+
+/** A row of the join without its latest attempt's columns, and that attempt. */
+function splitLatest<R extends object>(row: WithLatest<R>): [R, LatestAttempt | undefined] {
+  const { latest_number, latest_status, ...rest } = row;
+  return [rest as unknown as R, latest_number === null ? undefined : { number: latest_number, status: latest_status! }];
 }
 
 export async function findLiveSessionIndividual(db: Executor, tokenHashes: string[], now: Date): Promise<LiveSession | undefined> {
-  const rows = await db.query<IndividualRow & { session_token_hash: string; session_expires_at: Date; latest_number: number | null; latest_status: AttemptStatus | null }>(
-    `SELECT ${individualColumnsOfI}, s.token_hash AS session_token_hash, s.expires_at AS session_expires_at,
-       a.number AS latest_number, a.status AS latest_status
+  const [row] = await db.query<WithLatest<IndividualRow & { session_token_hash: string; session_expires_at: Date }>>(
+    `SELECT ${individualColumnsOfI}, s.token_hash AS session_token_hash, s.expires_at AS session_expires_at, ${latestAttemptColumns}
      FROM verification_sessions s
      JOIN verification_individuals i ON i.id = s.individual_id
-     LEFT JOIN LATERAL (SELECT number, status FROM verification_attempts WHERE individual_id = i.id ORDER BY number DESC LIMIT 1) a ON true
+     ${latestAttemptJoin}
      WHERE s.token_hash = ANY ($1::text[]) AND s.revoked_at IS NULL AND s.expires_at > $2`,
     [tokenHashes, now],
   );
-  const row = rows[0];
   if (!row) return undefined;
-  const { session_token_hash, session_expires_at, latest_number, latest_status, ...individual } = row;
-  return {
-    token_hash: session_token_hash,
-    expires_at: session_expires_at,
-    individual,
-    latest: latest_number === null ? undefined : { number: latest_number, status: latest_status! },
-  };
+  const [{ session_token_hash, session_expires_at, ...individual }, latest] = splitLatest(row);
+  return { token_hash: session_token_hash, expires_at: session_expires_at, individual, latest };
 }
 
 /**
@@ -284,20 +290,19 @@ export async function findLiveSessionIndividual(db: Executor, tokenHashes: strin
 export async function lockIndividualForSubmit(
   db: Executor,
   id: string,
-): Promise<{ individual: IndividualRow; latest: Pick<AttemptRow, 'number' | 'status'> | undefined; contactId: string | null } | undefined> {
-  const rows = await db.query<IndividualRow & { request_contact_id: string | null; latest_number: number | null; latest_status: AttemptStatus | null }>(
-    `SELECT ${individualColumnsOfI}, r.contact_id AS request_contact_id, a.number AS latest_number, a.status AS latest_status
+): Promise<{ individual: IndividualRow; latest: LatestAttempt | undefined; contactId: string | null } | undefined> {
+  const [row] = await db.query<WithLatest<IndividualRow & { request_contact_id: string | null }>>(
+    `SELECT ${individualColumnsOfI}, r.contact_id AS request_contact_id, ${latestAttemptColumns}
      FROM verification_individuals i
      JOIN verification_requests r ON r.id = i.request_id
-     LEFT JOIN LATERAL (SELECT number, status FROM verification_attempts WHERE individual_id = i.id ORDER BY number DESC LIMIT 1) a ON true
+     ${latestAttemptJoin}
      WHERE i.id = $1
      FOR UPDATE OF i`,
     [id],
   );
-  const row = rows[0];
   if (!row) return undefined;
-  const { request_contact_id, latest_number, latest_status, ...individual } = row;
-  return { individual, contactId: request_contact_id, latest: latest_number === null ? undefined : { number: latest_number, status: latest_status! } };
+  const [{ request_contact_id, ...individual }, latest] = splitLatest(row);
+  return { individual, contactId: request_contact_id, latest };
 }
 
 /** A session found under a previous key: its digest is stored again under the current one. */
