@@ -186,6 +186,27 @@ describe('shared rate-limit store', () => {
     a.close();
   });
 
+  it('keeps what a failed sync did not deliver, and adds it at the next one', async () => {
+    const clock = createManualClock();
+    const store = memoryStore();
+    let down = true;
+    const flaky: RateLimitStore = {
+      add: async (key, n) => {
+        if (down) throw new Error('Stream isn\'t writeable and enableOfflineQueue options is false');
+        return store.add(key, n);
+      },
+    };
+    const a = createRateLimiter({ ratePerSecond: 1, burst: 5, clock, store: flaky, syncMs: hour });
+    a.take('x');
+    a.take('x');
+    await assert.rejects(a.sync(), /not writeable|writeable/);
+    down = false;
+    a.take('x');
+    await a.sync();
+    assert.equal(await store.add('x', 0), 3, 'every call counted once, none lost with the failed sync');
+    a.close();
+  });
+
   describe('in the database', () => {
     let database: TestDatabase;
     before(async () => {

@@ -61,7 +61,16 @@ export function createRateLimiter(options: {
       refill(bucket, nowMs);
       const sent = bucket.pending;
       bucket.pending = 0;
-      const total = await store.add(key, sent);
+      let total: number;
+      try {
+        total = await store.add(key, sent);
+      } catch (error) {
+        // Not delivered: sent with the next sync instead, or the other nodes would never see these calls
+        // (a first sync while the Redis client was still connecting lost them). An add whose answer alone
+        // was lost counts twice: a stricter limit for a moment, never a looser one.
+        bucket.pending += sent;
+        throw error;
+      }
       const others = bucket.lastGlobal === undefined ? 0 : Math.max(0, total - bucket.lastGlobal - sent);
       bucket.lastGlobal = total;
       bucket.tokens = Math.max(-burst, bucket.tokens - others);
