@@ -1,6 +1,7 @@
 // Held writes (Queryable.write): inside a transaction they wait for its next statement or its commit and
 // go as one statement; a transaction of held writes only is atomic on its own; nothing held survives a
-// rollback; outside a transaction a write runs at once.
+// rollback; outside a transaction a write runs at once; a write can be told its row count, and fail the
+// transaction from there.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { combineWrites } from '../src/platform/db/database.ts';
@@ -27,6 +28,14 @@ describe('combineWrites', () => {
     const combined = combineWrites([one, { sql: 'UPDATE u SET b = $2 WHERE id = $1', params: ['x', 'y'] }, { sql: 'INSERT INTO v (c, d) VALUES ($1, $1)', params: [3] }]);
     assert.equal(combined.sql, 'WITH w0 AS (INSERT INTO t (a) VALUES ($1)),\nw1 AS (UPDATE u SET b = $3 WHERE id = $2),\nw2 AS (INSERT INTO v (c, d) VALUES ($4, $4))\nSELECT 1');
     assert.deepEqual(combined.params, [1, 'x', 'y', 3]);
+  });
+
+  it('answers the row counts of the writes that ask for them, as one row', () => {
+    const counted = combineWrites([
+      { sql: 'INSERT INTO t (a) VALUES ($1)', params: [1] },
+      { sql: 'UPDATE u SET b = 1 WHERE id = $1 RETURNING id', params: ['x'], rows: () => {} },
+    ]);
+    assert.match(counted.sql, /\nSELECT \(SELECT count\(\*\) FROM w1\)::int AS w1$/);
   });
 });
 
@@ -82,5 +91,36 @@ describe('held writes', () => {
   it('outside a transaction a write runs at once', async () => {
     await database.db.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [5, 'five']);
     assert.deepEqual(await ids('held_parents'), [1, 4, 5]);
+  });
+
+  it('tell the writes that ask how many rows they returned, in and out of a transaction', async () => {
+    const counts: Record<string, number> = {};
+    const rows = (name: string) => ({ rows: (n: number) => void (counts[name] = n) });
+    await database.db.transaction(async (tx) => {
+      await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [6, 'six']);
+      await tx.write('UPDATE held_parents SET name = name WHERE id IN (1, 4) RETURNING id', [], rows('two'));
+      await tx.write('UPDATE held_parents SET name = name WHERE id = 404 RETURNING id', [], rows('none'));
+    });
+    await database.db.transaction((tx) => tx.write('UPDATE held_parents SET name = name WHERE id = 1 RETURNING id', [], rows('alone')));
+    await database.db.write('UPDATE held_parents SET name = name WHERE id IN (1, 4, 5) RETURNING id', [], rows('outside'));
+    assert.deepEqual(counts, { two: 2, none: 0, alone: 1, outside: 3 });
+  });
+
+  it('a count that fails the check rolls back every held write, even in a transaction of held writes only', async () => {
+    for (const precededByQuery of [false, true]) {
+      await assert.rejects(
+        database.db.transaction(async (tx) => {
+          if (precededByQuery) await tx.query('SELECT 1');
+          await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [7, 'seven']);
+          await tx.write('UPDATE held_parents SET name = $2 WHERE id = $1 RETURNING id', [404, 'gone'], {
+            rows: (n) => {
+              if (n !== 1) throw new Error('the row was not there');
+            },
+          });
+        }),
+        /the row was not there/,
+      );
+      assert.deepEqual(await ids('held_parents'), [1, 4, 5, 6]);
+    }
   });
 });

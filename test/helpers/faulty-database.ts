@@ -35,7 +35,7 @@ export function faultyDatabase(inner: Database): FaultyDatabase {
     kind: inner.kind,
     query: <Row>(sql: string, params?: readonly unknown[]) => run(sql, params, () => inner.query<Row>(sql, params)),
     exec: (sql) => run(sql, [], () => inner.exec(sql)),
-    write: (sql, params) => run(sql, params, () => inner.write(sql, params)),
+    write: (sql, params, options) => run(sql, params, () => inner.write(sql, params, options)),
     async transaction(fn) {
       if (isCut) throw lostConnection();
       return inner.transaction((tx) => {
@@ -43,7 +43,7 @@ export function faultyDatabase(inner: Database): FaultyDatabase {
           query: <Row>(sql: string, params?: readonly unknown[]) => run(sql, params, () => tx.query<Row>(sql, params)),
           exec: (sql) => run(sql, [], () => tx.exec(sql)),
           // Held writes reach the database with the transaction's next statement or its commit.
-          write: (sql, params) => tx.write(sql, params),
+          write: (sql, params, options) => tx.write(sql, params, options),
           afterCommit: (cb) => tx.afterCommit(cb),
         };
         return fn(faulty).then((value) => {

@@ -31,9 +31,9 @@ export async function countStatements(db: Database, fn: () => Promise<void>): Pr
     if (counted(sql)) count.statements++;
     return original.query.call(db, sql, params);
   }) as Database['query'];
-  db.write = (sql, params) => {
+  db.write = (sql, params, options) => {
     if (counted(sql)) count.statements++;
-    return original.write.call(db, sql, params);
+    return original.write.call(db, sql, params, options);
   };
   db.transaction = (<T>(fn: (tx: Tx) => Promise<T>) => {
     count.transactions++;
@@ -49,10 +49,10 @@ export async function countStatements(db: Database, fn: () => Promise<void>): Pr
           count.inTransactions++;
           return tx.query(sql, params);
         }) as Tx['query'],
-        write: (sql, params) => {
+        write: (sql, params, options) => {
           count.heldWrites++;
           holding = true;
-          return tx.write(sql, params);
+          return tx.write(sql, params, options);
         },
         exec: (sql) => tx.exec(sql),
         afterCommit: (callback) => tx.afterCommit(callback),

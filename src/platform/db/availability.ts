@@ -127,7 +127,7 @@ export function guardDatabase(inner: Database, options: GuardOptions): GuardedDa
     availability,
     query: <Row>(sql: string, params?: readonly unknown[]) => guarded(() => inner.query<Row>(sql, params)),
     exec: (sql) => guarded(() => inner.exec(sql)),
-    write: (sql, params) => guarded(() => inner.write(sql, params)),
+    write: (sql, params, options) => guarded(() => inner.write(sql, params, options)),
     // Inside a transaction nothing is refused: one already open finishes or fails on its own connection,
     // and a connection failure still marks the database down as it leaves.
     transaction: (fn) => guarded(() => inner.transaction(fn)),

@@ -14,7 +14,16 @@ export interface Queryable {
    * row and rows that refer to it may be held together): never hold a write to a row another held write
    * inserts or changes.
    */
-  write(sql: string, params?: readonly unknown[]): Promise<void>;
+  write(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * Told how many rows the write's RETURNING gave, once it was sent: a job's completion checks its lease
+   * this way without a round trip of its own. An error thrown here fails the transaction, so a
+   * transaction holding such a write always opens with BEGIN: its held writes can still be rolled back.
+   */
+  rows?(count: number): void;
 }
 
 /** A connection inside an open transaction. */
@@ -72,6 +81,8 @@ export function runAfterCommit(callbacks: Array<() => void>): void {
 export interface Statement {
   sql: string;
   params: readonly unknown[];
+  /** Held writes only: told the write's row count once it was sent (WriteOptions.rows). */
+  rows?(count: number): void;
 }
 
 /** Combined texts by their parts: the same code path holds the same statements, so the text is built once. */
@@ -84,7 +95,7 @@ const combinedTextsMax = 500;
  */
 export function combineWrites(writes: readonly Statement[]): Statement {
   if (writes.length === 1) return writes[0]!;
-  const key = writes.map((w) => `${w.params.length}:${w.sql}`).join('\u0000');
+  const key = writes.map((w) => `${w.params.length}${w.rows ? '#' : ':'}${w.sql}`).join('\u0000');
   let sql = combinedTexts.get(key);
   if (sql === undefined) {
     let offset = 0;
@@ -93,24 +104,42 @@ export function combineWrites(writes: readonly Statement[]): Statement {
       offset += w.params.length;
       return `w${i} AS (${renumbered})`;
     });
-    sql = `WITH ${parts.join(',\n')}\nSELECT 1`;
+    // The writes that want their row count have it as a column of the one row answered, named as their query.
+    const counts = writes.flatMap((w, i) => (w.rows ? [`(SELECT count(*) FROM w${i})::int AS w${i}`] : []));
+    sql = `WITH ${parts.join(',\n')}\nSELECT ${counts.length ? counts.join(', ') : '1'}`;
     if (combinedTexts.size < combinedTextsMax) combinedTexts.set(key, sql);
   }
   return { sql, params: writes.flatMap((w) => w.params) };
+}
+
+/**
+ * Sends held writes combined by `combineWrites` through `run` (which answers the rows), then tells each
+ * write that asked its row count.
+ */
+export async function sendWrites(writes: readonly Statement[], run: (statement: Statement) => Promise<readonly unknown[]>): Promise<void> {
+  const combined = combineWrites(writes);
+  const rows = await run(combined);
+  if (writes.length === 1) return writes[0]!.rows?.(rows.length);
+  const counts = rows[0] as Record<string, number>;
+  writes.forEach((w, i) => w.rows?.(counts[`w${i}`]!));
 }
 
 /** A transaction's held writes; `take` empties it. */
 export function createWriteBuffer() {
   let held: Statement[] = [];
   return {
-    hold(sql: string, params: readonly unknown[]) {
-      held.push({ sql, params });
+    hold(sql: string, params: readonly unknown[], options?: WriteOptions) {
+      held.push(options?.rows ? { sql, params, rows: options.rows } : { sql, params });
     },
-    take(): Statement | undefined {
+    /** Whether a held write wants its row count (WriteOptions.rows): the transaction must then begin. */
+    get counted(): boolean {
+      return held.some((w) => w.rows);
+    },
+    take(): Statement[] | undefined {
       if (held.length === 0) return undefined;
-      const combined = combineWrites(held);
+      const writes = held;
       held = [];
-      return combined;
+      return writes;
     },
   };
 }

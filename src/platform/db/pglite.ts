@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { createWriteBuffer, runAfterCommit, type Database, type Tx } from './database.ts';
+import { createWriteBuffer, runAfterCommit, sendWrites, type Database, type Tx } from './database.ts';
 
 /**
  * PGlite's own default of 128 MB of shared buffers is memory the process touches at start, whatever
@@ -29,8 +29,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     async exec(sql) {
       await db.exec(sql);
     },
-    async write(sql, params = []) {
-      await db.query(sql, params as unknown[]);
+    async write(sql, params = [], options) {
+      const result = await db.query(sql, params as unknown[]);
+      options?.rows?.(result.rows.length);
     },
     async transaction(fn) {
       const callbacks: Array<() => void> = [];
@@ -40,7 +41,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
         const held = createWriteBuffer();
         const flush = async () => {
           const writes = held.take();
-          if (writes) await inner.query(writes.sql, writes.params as unknown[]);
+          if (writes) await sendWrites(writes, async (combined) => (await inner.query(combined.sql, combined.params as unknown[])).rows);
         };
         const tx: Tx = {
           async query(sql, params = []) {
@@ -51,8 +52,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
             await flush();
             await inner.exec(sql);
           },
-          async write(sql, params = []) {
-            held.hold(sql, params);
+          async write(sql, params = [], options) {
+            held.hold(sql, params, options);
           },
           afterCommit: (cb) => callbacks.push(cb),
         };

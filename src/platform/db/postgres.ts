@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createWriteBuffer, isUnavailableError, runAfterCommit, type Database, type Tx } from './database.ts';
+import { createWriteBuffer, isUnavailableError, runAfterCommit, sendWrites, type Database, type Statement, type Tx } from './database.ts';
 
 // timestamptz → Date (pg's default); int8 and numeric stay strings unless cast in SQL.
 
@@ -11,7 +11,7 @@ import { createWriteBuffer, isUnavailableError, runAfterCommit, type Database, t
 const heldStatementNames = new Map<string, string>();
 const heldStatementNamesMax = 200;
 
-function heldStatement(writes: { sql: string; params: readonly unknown[] }) {
+function heldStatement(writes: Statement) {
   let name = heldStatementNames.get(writes.sql);
   if (name === undefined && heldStatementNames.size < heldStatementNamesMax) {
     name = `pvs_held_${heldStatementNames.size + 1}`;
@@ -63,8 +63,9 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
     async exec(sql) {
       await pool.query(script(sql));
     },
-    async write(sql, params = []) {
-      await pool.query(sql, params as unknown[]);
+    async write(sql, params = [], options) {
+      const result = await pool.query(sql, params as unknown[]);
+      options?.rows?.(result.rows.length);
     },
     async transaction(fn) {
       const client = await pool.connect();
@@ -81,13 +82,15 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
       // one statement: one round trip instead of three (the create of a lookup, its charge and its job).
       const held = createWriteBuffer();
       let begun = false;
+      const sendHeld = async (writes: Statement[] | undefined) => {
+        if (writes) await sendWrites(writes, async (combined) => (await client.query(heldStatement(combined))).rows);
+      };
       const send = async () => {
         if (!begun) {
           begun = true;
           await client.query('BEGIN');
         }
-        const writes = held.take();
-        if (writes) await client.query(heldStatement(writes));
+        await sendHeld(held.take());
       };
       const tx: Tx = {
         async query(sql, params = []) {
@@ -98,19 +101,18 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
           await send();
           await client.query(script(sql));
         },
-        async write(sql, params = []) {
-          held.hold(sql, params);
+        async write(sql, params = [], options) {
+          held.hold(sql, params, options);
         },
         afterCommit: (cb) => callbacks.push(cb),
       };
       try {
         const result = await fn(tx);
-        if (begun) {
+        if (begun || held.counted) {
           await send();
           await client.query('COMMIT');
         } else {
-          const writes = held.take();
-          if (writes) await client.query(heldStatement(writes));
+          await sendHeld(held.take());
         }
         runAfterCommit(callbacks);
         return result;

@@ -1,5 +1,5 @@
 // Every SQL statement of the job queue.
-import type { Executor } from '../db/database.ts';
+import type { Executor, Tx } from '../db/database.ts';
 
 export interface JobRow {
   id: string;
@@ -95,13 +95,25 @@ export async function extendLease(db: Executor, job: JobRow, now: Date, leaseSec
   return rows.length === 1;
 }
 
+const succeeded = `UPDATE jobs SET status = 'SUCCEEDED', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
+  finished_at = $4, updated_at = $4 WHERE ${held} RETURNING id`;
+
 export async function markSucceeded(db: Executor, job: JobRow, now: Date): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE jobs SET status = 'SUCCEEDED', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
-       finished_at = $4, updated_at = $4 WHERE ${held} RETURNING id`,
-    [job.id, job.lease_owner, job.attempts, now],
-  );
+  const rows = await db.query(succeeded, [job.id, job.lease_owner, job.attempts, now]);
   return rows.length === 1;
+}
+
+/**
+ * `markSucceeded` held with the transaction's other writes (Queryable.write), so that a job's work and its
+ * completion go as one statement at the commit; `lost` is thrown there, failing the transaction, when
+ * another worker holds the job now.
+ */
+export async function holdSucceeded(tx: Tx, job: JobRow, now: Date, lost: () => Error): Promise<void> {
+  await tx.write(succeeded, [job.id, job.lease_owner, job.attempts, now], {
+    rows: (count) => {
+      if (count !== 1) throw lost();
+    },
+  });
 }
 
 export async function markRetry(db: Executor, job: JobRow, now: Date, runAt: Date, error: string): Promise<boolean> {

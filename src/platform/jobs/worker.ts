@@ -110,13 +110,16 @@ export function createWorker(options: WorkerOptions): Worker {
       attempt: job.attempts,
       maxAttempts: job.max_attempts,
       signal: abort.signal,
-      complete: (fn) =>
-        db.transaction(async (tx) => {
-          const result = await fn(tx);
-          if (!(await repo.markSucceeded(tx, job, clock.now()))) throw new Error(`Lease on job ${job.id} was lost`);
-          completed = true;
-          return result;
-        }),
+      async complete(fn) {
+        const result = await db.transaction(async (tx) => {
+          const value = await fn(tx);
+          // Sent with the work's held writes, as one statement at the commit, which it fails when the lease was lost.
+          await repo.holdSucceeded(tx, job, clock.now(), () => new Error(`Lease on job ${job.id} was lost`));
+          return value;
+        });
+        completed = true;
+        return result;
+      },
     };
     const log = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     const started = performance.now();

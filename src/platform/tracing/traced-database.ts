@@ -38,7 +38,7 @@ function traced<Q extends Queryable>(inner: Q, holdsWrites: boolean): Queryable 
     exec: (sql) => statement(sql, () => inner.exec(sql)),
     // Inside a transaction a write is held and sent with the next statement or the commit (its time is
     // the transaction's); outside one it runs at once.
-    write: holdsWrites ? (sql, params) => inner.write(sql, params) : (sql, params) => statement(sql, () => inner.write(sql, params)),
+    write: holdsWrites ? (sql, params, options) => inner.write(sql, params, options) : (sql, params, options) => statement(sql, () => inner.write(sql, params, options)),
   };
 }
 
