@@ -127,6 +127,8 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
    * could match on that word alone.
    */
   const shapedNamesOfToken: number[][][] = [];
+  /** Parallel to `shapedNamesOfToken`: how many times the token is in that name (Mohammed bin Mohammed: twice). */
+  const shapedCountsOfToken: number[][][] = [];
   const tokensOfKey = new Map<string, number[]>();
   const prepared = new Map<string, PreparedName[]>();
 
@@ -144,7 +146,8 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
         for (const key of blockingKeys(token, variant.codes[i]!)) appendOnce(listOf(tokensOfKey, `${kind}|${key}`), tokenId);
       }
       appendOnce(namesOfToken[tokenId]!, id);
-      appendOnce(((shapedNamesOfToken[tokenId] ??= [[], [], [], [], []])[shapeOf(variant.tokens.length - words, words)]!), id);
+      const shape = shapeOf(variant.tokens.length - words, words);
+      appendCounted((shapedNamesOfToken[tokenId] ??= [[], [], [], [], []])[shape]!, (shapedCountsOfToken[tokenId] ??= [[], [], [], [], []])[shape]!, id);
       ids.push(tokenId);
     });
     return id;
@@ -163,6 +166,15 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     }
   });
 
+  // What the walk reads of each name, in flat arrays: reaching into the names' objects for them cost more
+  // than the rest of the walk (the commonest names touch thousands of names per query).
+  const tokenCountOf = Uint8Array.from(names, (name) => Math.min(255, name.tokens.length));
+  const initialsCountOf = Uint8Array.from(names, (name) => Math.min(255, name.initials));
+  const tokensStart = new Uint32Array(names.length + 1);
+  names.forEach((name, id) => (tokensStart[id + 1] = tokensStart[id]! + name.tokenIds!.length));
+  const flatTokenIds = new Uint32Array(tokensStart[names.length]!);
+  names.forEach((name, id) => flatTokenIds.set(name.tokenIds!, tokensStart[id]!));
+
   // Per name, for the query being screened: how many of its tokens could pair through a shared key.
   // Stamps instead of clearing arrays between queries.
   const hits = new Uint8Array(names.length);
@@ -170,6 +182,7 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   const groupHits = new Uint8Array(names.length);
   const groupStamp = new Uint32Array(names.length);
   const seenToken = new Uint32Array(namesOfToken.length);
+  const skippedToken = new Uint32Array(namesOfToken.length);
   let run = 0;
   let stamp = 0;
 
@@ -199,7 +212,10 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
       const shapes = group === skipped ? walkedShapes(group.size + queryInitials) : allShapes;
       for (const tokenId of group.tokens) {
         for (const shape of shapes) {
-          for (const id of shapedNamesOfToken[tokenId]![shape]!) {
+          const ids = shapedNamesOfToken[tokenId]![shape]!;
+          const counts = shapedCountsOfToken[tokenId]![shape]!;
+          for (let k = 0; k < ids.length; k++) {
+            const id = ids[k]!;
             if (hitRun[id] !== run) {
               hitRun[id] = run;
               hits[id] = 0;
@@ -210,18 +226,18 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
               groupHits[id] = 0;
             }
             const before = Math.min(group.size, groupHits[id]!);
-            groupHits[id] = groupHits[id]! + occurrences(names[id]!.tokenIds!, tokenId);
+            groupHits[id] = groupHits[id]! + counts[k]!;
             hits[id] = hits[id]! + Math.min(group.size, groupHits[id]!) - before;
           }
         }
       }
       if (group === skipped) {
         // The names the other groups found that the walk above left out: the skipped group's share, looked up.
-        const reached = new Set(group.tokens);
+        for (const tokenId of group.tokens) skippedToken[tokenId] = run;
         for (const id of touched) {
           if (groupStamp[id] === stamp) continue;
           let count = 0;
-          for (const tokenId of names[id]!.tokenIds!) if (reached.has(tokenId)) count++;
+          for (let t = tokensStart[id]!; t < tokensStart[id + 1]!; t++) if (skippedToken[flatTokenIds[t]!] === run) count++;
           hits[id] = hits[id]! + Math.min(group.size, count);
         }
       }
@@ -232,9 +248,8 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     // which is what lets the one-off search answer from an index of its candidates alone.
     const found: number[] = [];
     for (const id of touched) {
-      const name = names[id]!;
-      const pairs = Math.min(queryName.tokens.length, name.tokens.length);
-      if (hits[id]! >= Math.max(1, pairs - queryInitials - name.initials - weakPairs)) found.push(id);
+      const pairs = Math.min(queryName.tokens.length, tokenCountOf[id]!);
+      if (hits[id]! >= Math.max(1, pairs - queryInitials - initialsCountOf[id]! - weakPairs)) found.push(id);
     }
     yield* found.sort((a, b) => a - b);
   }
@@ -371,10 +386,13 @@ function walkedShapes(words: number): readonly number[] {
   return words >= 4 ? allShapes : [0, ...allShapes.slice(1, words + 1)];
 }
 
-function occurrences(tokenIds: readonly number[], tokenId: number): number {
-  let count = 0;
-  for (const id of tokenIds) if (id === tokenId) count++;
-  return count;
+/** Postings are filled in order, so a name holding the token again is always the last one: counted. */
+function appendCounted(ids: number[], counts: number[], id: number): void {
+  if (ids[ids.length - 1] === id) counts[counts.length - 1]!++;
+  else {
+    ids.push(id);
+    counts.push(1);
+  }
 }
 
 function listOf<K>(map: Map<K, number[]>, key: K): number[] {
