@@ -3,7 +3,8 @@
 // a connection failure is a failure, classified for the attempt record.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { lazy } from '../../platform/lazy.ts';
 import { isInternalAddress, type Environment } from './url-policy.ts';
 
 export type ErrorClass = 'NONE' | 'HTTP_STATUS' | 'REDIRECT' | 'TIMEOUT' | 'CONNECTION_REFUSED' | 'CONNECTION_ERROR' | 'ADDRESS_REFUSED';
@@ -56,14 +57,26 @@ function classify(error: unknown, timedOut: boolean): ErrorClass {
   return 'CONNECTION_ERROR';
 }
 
+// undici is loaded at the first delivery: its 112 modules cost a process a fifth of a second of CPU, and
+// most processes that build the service (the CLI's commands, a worker without destinations) never deliver.
+const loadUndici = lazy(() => import('undici'));
+
 export function createDeliverer(options: { environment: Environment; timeoutMs?: number; connectionsPerOrigin?: number }): Deliverer {
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const agent = new Agent({
-    keepAliveTimeout: 30_000,
-    connections: options.connectionsPerOrigin ?? 16,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connect: { timeout: timeoutMs, ...(options.environment === 'production' ? { lookup: publicOnlyLookup } : {}) },
+  let agent: Agent | undefined;
+  let closed = false;
+  const connection = lazy(async () => {
+    const undici = await loadUndici();
+    // As a closed agent does: a delivery that was still loading undici when the deliverer closed fails.
+    if (closed) throw new Error('the deliverer is closed');
+    agent = new undici.Agent({
+      keepAliveTimeout: 30_000,
+      connections: options.connectionsPerOrigin ?? 16,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { timeout: timeoutMs, ...(options.environment === 'production' ? { lookup: publicOnlyLookup } : {}) },
+    });
+    return { request: undici.request, agent };
   });
 
   return {
@@ -78,6 +91,7 @@ export function createDeliverer(options: { environment: Environment; timeoutMs?:
       }
       const signal = AbortSignal.timeout(timeoutMs);
       try {
+        const { request, agent } = await connection();
         const response = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal });
         let excerpt = '';
         let read = 0;
@@ -109,6 +123,9 @@ export function createDeliverer(options: { environment: Environment; timeoutMs?:
         };
       }
     },
-    close: () => agent.close(),
+    async close() {
+      closed = true;
+      await agent?.close();
+    },
   };
 }

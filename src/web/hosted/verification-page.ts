@@ -2,14 +2,11 @@
 // step is rendered here, hidden but the current one; assets/verification-page.js moves between them and
 // talks to the session API (/hosted/v1/verification-session…). The link is spent only when the person
 // consents (the script's POST), never by loading the page, so a link preview cannot spend it.
-import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import countries from '../../platform/iso-countries.ts';
 import type { LinkPage, ProviderTerms, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
 import type { IdentityDisclosure, IdentityDocumentType } from '../../providers/identity/identity-provider.ts';
 import { html, page, type Html } from '../html.ts';
 import type { LinkNotice } from './link-notice.ts';
-
-countries.registerLocale(en);
 
 const closeNote = 'If you need help, contact the business that asked you to verify your identity.';
 

@@ -1,9 +1,6 @@
 // Countries as lists write them (ISO codes, English names, demonyms) read to ISO 3166-1 alpha-2, upper case.
-import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import countries from '../../../platform/iso-countries.ts';
 import { itemSeparator } from './entry-fields.ts';
-
-countries.registerLocale(en);
 
 /** An upper-case alpha-2 code the country table knows; Kosovo's XK is one, OpenSanctions' "suhh" or "eu" are not. */
 export function isCountryCode(code: string): boolean {

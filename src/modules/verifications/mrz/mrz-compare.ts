@@ -7,7 +7,7 @@
 // fillers, spaces or case; the issuing state's alpha-3 code (or ICAO's own: D for Germany) against the
 // entered alpha-2.
 import anyAscii from 'any-ascii';
-import countries from 'i18n-iso-countries';
+import countries from '../../../platform/iso-countries.ts';
 import type { Td3Fields } from './icao9303.ts';
 
 /** What the person entered, as the hosted flow took it: dates YYYY-MM-DD, the country ISO 3166 alpha-2. */

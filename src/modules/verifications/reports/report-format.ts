@@ -1,9 +1,6 @@
 // Dates, times, shares and numbers as an Australian compliance officer reads them on paper. Every time
 // is printed in UTC and says so: the report is filed and read anywhere, and a zone-less time misleads.
-import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
-
-countries.registerLocale(en);
+import countries from '../../../platform/iso-countries.ts';
 
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 

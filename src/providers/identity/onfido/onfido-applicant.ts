@@ -13,7 +13,7 @@
 //   `state_code` is for US state licences.
 // - Onfido requires a postcode with an address. An address without one (allowed outside Australia) is sent
 //   as the applicant's `location.country_of_residence` only, which is all PVS then reads back.
-import countries from 'i18n-iso-countries';
+import countries from '../../../platform/iso-countries.ts';
 import type { ClaimedIdentity, IdentityDocumentFields, PersonDetails } from '../identity-provider.ts';
 import type { OnfidoDocumentType } from './onfido-store.ts';
 
