@@ -88,6 +88,15 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ SECRET_KEY: secret, STRIPE_SECRET_KEY: 'pk_test_x' }), /STRIPE_SECRET_KEY: invalid value/);
   });
 
+  it('takes PASSWORD_HASH_COST from 10 to 17, 15 by default, and refuses less than 15 in production', () => {
+    assert.equal(loadConfig({ SECRET_KEY: secret }).PASSWORD_HASH_COST, 15);
+    assert.equal(loadConfig({ SECRET_KEY: secret, PASSWORD_HASH_COST: '10' }).PASSWORD_HASH_COST, 10);
+    for (const value of ['9', '18', 'fast']) assert.throws(() => loadConfig({ SECRET_KEY: secret, PASSWORD_HASH_COST: value }), /^ConfigError: PASSWORD_HASH_COST: invalid value/, value);
+    const production = { ENVIRONMENT: 'production', SECRET_KEY: secret, DATABASE_URL: 'postgres://h/db', PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };
+    assert.throws(() => loadConfig({ ...production, PASSWORD_HASH_COST: '14' }), /^ConfigError: PASSWORD_HASH_COST: production refuses less than 15/);
+    assert.equal(loadConfig({ ...production, PASSWORD_HASH_COST: '16' }).PASSWORD_HASH_COST, 16);
+  });
+
   it('reads BILLING_RUN_WINDOW in seconds, minutes or hours, defaulting by environment', () => {
     assert.equal(loadConfig({ SECRET_KEY: secret }).BILLING_RUN_WINDOW_SECONDS, 10);
     const stripe = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', ...liveRegisters };

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { defaultPasswordHashCost } from './platform/crypto.ts';
 
 const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
@@ -34,6 +35,7 @@ const settings = {
   LOG_LEVEL: { schema: LogLevel, default: 'info', doc: 'pino log level' },
   RATE_LIMIT_PER_SECOND: { schema: PositiveInt, default: 50, doc: 'sustained requests per second per partner' },
   RATE_LIMIT_BURST: { schema: PositiveInt, default: 100, doc: 'burst size per partner' },
+  PASSWORD_HASH_COST: { schema: Type.Integer({ minimum: 10, maximum: 17 }), default: 15, doc: 'scrypt\'s cost for new password hashes (operators, portal users) as log2 of N: each step doubles the time and memory of hashing a password (15: 32 MiB, about 0.1 s); a hash keeps the cost it was made with. Production refuses less than 15 (docs/security.md, "Passwords")' },
   TOKEN_RATE_LIMIT_PER_MINUTE: { schema: PositiveInt, default: 60, doc: 'token requests per minute per client and per IP (and per IP on the operators\' /ops/v1/token)' },
   MAX_IN_FLIGHT_REQUESTS: { schema: PositiveInt, default: 256, doc: 'requests one process works on at once; the next is answered 503 SERVICE_UNAVAILABLE with Retry-After: 1 at once (/health and /ready are never refused)' },
   JOB_LEASE_SECONDS: { schema: Type.Integer({ minimum: 2 }), default: 60, doc: 'how long a claimed job is held before another worker may take it' },
@@ -145,6 +147,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const name of ['SECRET_KEY', 'DATABASE_URL'] as const) {
       if (!parsed[name]) throw new ConfigError(`${name}: required when ENVIRONMENT=production`);
     }
+  }
+  if (parsed.ENVIRONMENT === 'production' && parsed.PASSWORD_HASH_COST < defaultPasswordHashCost) {
+    throw new ConfigError(`PASSWORD_HASH_COST: production refuses less than ${defaultPasswordHashCost}; a cheaper hash is cheaper to guess`);
   }
   if (parsed.STORAGE === 's3' && !parsed.S3_BUCKET) throw new ConfigError('S3_BUCKET: required when STORAGE=s3');
   if (parsed.DEED_EXTRACTOR === 'llm' && (!parsed.DEED_LLM_URL || !parsed.DEED_LLM_MODEL)) throw new ConfigError('DEED_LLM_URL and DEED_LLM_MODEL: required when DEED_EXTRACTOR=llm');

@@ -14,7 +14,11 @@ import {
   type ScryptOptions,
 } from 'node:crypto';
 
-const scryptParams = { N: 1 << 15, r: 8, p: 1, keyLength: 32 };
+/** scrypt's cost (log2 of N) for new password hashes unless PASSWORD_HASH_COST says otherwise; production's floor. */
+export const defaultPasswordHashCost = 15;
+const scryptParams = { r: 8, p: 1, keyLength: 32 };
+/** What scrypt needs is 128 · N · r bytes; twice that leaves room for Node's own check. */
+const scryptMemory = (N: number, r: number) => 2 * 128 * N * r;
 
 function scrypt(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -24,12 +28,13 @@ function scrypt(secret: string, salt: Buffer, keyLength: number, options: Scrypt
 
 /**
  * A slow, salted hash (scrypt) in a self-describing string, `scrypt$N$r$p$salt$hash`: for passwords, which
- * people choose and an attacker holding the hashes could guess.
+ * people choose and an attacker holding the hashes could guess. `cost` is log2 of N (PASSWORD_HASH_COST).
  */
-export async function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string, cost = defaultPasswordHashCost): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keyLength } = scryptParams;
-  const hash = await scrypt(secret, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 });
+  const { r, p, keyLength } = scryptParams;
+  const N = 2 ** cost;
+  const hash = await scrypt(secret, salt, keyLength, { N, r, p, maxmem: scryptMemory(N, r) });
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
@@ -56,16 +61,18 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     N: Number(n),
     r: Number(r),
     p: Number(p),
-    maxmem: 64 * 1024 * 1024,
+    maxmem: scryptMemory(Number(n), Number(r)),
   });
   return timingSafeEqual(expected, actual);
 }
 
-let decoy: Promise<string> | undefined;
+const decoys = new Map<number, Promise<string>>();
 
-/** A hash of nothing in particular, verified against when a client id is unknown so that the time taken does not tell. */
-export function decoyHash(): Promise<string> {
-  return (decoy ??= hashSecret('decoy'));
+/** A hash of nothing in particular at `cost`, verified against when an email is unknown so that the time taken does not tell. */
+export function decoyHash(cost = defaultPasswordHashCost): Promise<string> {
+  let decoy = decoys.get(cost);
+  if (!decoy) decoys.set(cost, (decoy = hashSecret('decoy', cost)));
+  return decoy;
 }
 
 export function deriveKey(secretKey: string, purpose: string): Buffer {

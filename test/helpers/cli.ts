@@ -166,6 +166,8 @@ export async function newSite(env: Record<string, string> = {}, options: { empty
       DATA_DIR: dataDir,
       PORT: String(port),
       LOG_LEVEL: 'warn',
+      // As in test/helpers/context.ts: cheap password hashes, the suites make thousands.
+      PASSWORD_HASH_COST: '10',
       // Processes of many tests run at once: each answers Prometheus on a port of its own choosing.
       METRICS_ADDRESS: '127.0.0.1:0',
       ...(database?.url ? { DATABASE_URL: database.url } : {}),

@@ -16,7 +16,7 @@ export interface AccountModuleDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'ENVIRONMENT' | 'PUBLIC_BASE_URL'>;
+  config: Pick<Config, 'ENVIRONMENT' | 'PUBLIC_BASE_URL' | 'PASSWORD_HASH_COST'>;
   /** Seals the TOTP secrets (platform/keys). */
   keyRing: Pick<KeyRing, 'sealer' | 'digester'>;
   partners: Pick<PartnerService, 'getOwn'>;
@@ -25,7 +25,7 @@ export interface AccountModuleDeps {
 
 export function createAccountModule(deps: AccountModuleDeps): Module<{ portalUsers: PortalUserService; operatorFactors: SecondFactors; portalUserFactors: SecondFactors }> {
   const { db, clock, config } = deps;
-  const portalUsers = createPortalUserService({ ...deps, logger: deps.logger.child({ module: 'portal-users' }) });
+  const portalUsers = createPortalUserService({ ...deps, logger: deps.logger.child({ module: 'portal-users' }), passwordHashCost: config.PASSWORD_HASH_COST });
   // The one place the second factors' keys come from: TOTP secrets are sealed, recovery codes HMACed.
   const sealer = deps.keyRing.sealer('mfa-secrets');
   const recoveryCodes = deps.keyRing.digester('mfa-recovery-codes');

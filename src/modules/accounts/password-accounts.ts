@@ -41,8 +41,16 @@ export function newPasswordProblem(newPassword: string, current?: string): strin
   return undefined;
 }
 
-export function createPasswordAccounts(deps: { db: Database; clock: Clock; logger: Logger; table: repo.AccountTable; idKind: 'operator' | 'portalUser' }) {
-  const { db, clock, logger, table } = deps;
+export function createPasswordAccounts(deps: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  table: repo.AccountTable;
+  idKind: 'operator' | 'portalUser';
+  /** scrypt's cost for new hashes (PASSWORD_HASH_COST); a stored hash is verified at its own. */
+  passwordHashCost: number;
+}) {
+  const { db, clock, logger, table, passwordHashCost } = deps;
   const label = table === 'operators' ? 'operator' : 'portal user';
   const article = table === 'operators' ? 'An' : 'A';
   // Logs name the account as the rest of PVS does: operatorId or portalUserId.
@@ -77,7 +85,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
       const now = clock.now();
       const password = generateOneTimePassword();
       // Hash before writing: scrypt is slow on purpose and must not hold a connection.
-      const passwordHash = await hashSecret(password);
+      const passwordHash = await hashSecret(password, passwordHashCost);
       const id = newId(deps.idKind, now.getTime());
       if (!(await repo.insertAccount(db, table, { id, email, passwordHash, createdAt: now, partnerId: input.partnerId }))) {
         throw new AppError('INVALID_STATE', `${article} ${label} with the email ${email} already exists; each person signs in with an address of their own`);
@@ -103,7 +111,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
       const row = await repo.findAccountByEmail(db, table, normaliseEmail(input.email));
       refuseIfLocked(row, clock.now());
       // Verify against a decoy when the email is unknown, so the time taken does not tell.
-      const matches = await verifySecret(input.password, row?.password_hash ?? (await decoyHash()));
+      const matches = await verifySecret(input.password, row?.password_hash ?? (await decoyHash(passwordHashCost)));
       if (!row || !matches) {
         if (row) await recordFailure(row.id);
         throw wrongCredentials();
@@ -123,7 +131,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
         }
       } else {
         if (input.newPassword === input.password) throw validationError('/newPassword', 'must differ from the current password');
-        const newHash = await hashSecret(input.newPassword);
+        const newHash = await hashSecret(input.newPassword, passwordHashCost);
         // Another request changed the password since it was read: this one's password is no longer current.
         if (!(await repo.changePassword(db, table, row.id, { previousHash: row.password_hash, newHash, at: now }))) throw wrongCredentials();
         mustChangePassword = false;
@@ -158,7 +166,7 @@ export function createPasswordAccounts(deps: { db: Database; clock: Clock; logge
       if (!row || row.disabled_at) throw wrongCredentials();
       if (!row.must_change_password) throw new AppError('INVALID_STATE', 'This account already has a password of its own');
       if (await verifySecret(newPassword, row.password_hash)) throw validationError('/newPassword', 'must differ from the one-time password');
-      const newHash = await hashSecret(newPassword);
+      const newHash = await hashSecret(newPassword, passwordHashCost);
       if (!(await repo.changePassword(db, table, id, { previousHash: row.password_hash, newHash, at: clock.now() }))) throw wrongCredentials();
       logger.info({ [idField]: id }, `${label} replaced the one-time password`);
     },

@@ -16,8 +16,8 @@ export interface CreatedPortalUser {
   password: string;
 }
 
-export function createPortalUserService(deps: { db: Database; clock: Clock; logger: Logger; partners: Pick<PartnerService, 'getOwn'> }) {
-  const accounts = createPasswordAccounts({ db: deps.db, clock: deps.clock, logger: deps.logger, table: 'portal_users', idKind: 'portalUser' });
+export function createPortalUserService(deps: { db: Database; clock: Clock; logger: Logger; partners: Pick<PartnerService, 'getOwn'>; passwordHashCost: number }) {
+  const accounts = createPasswordAccounts({ db: deps.db, clock: deps.clock, logger: deps.logger, table: 'portal_users', idKind: 'portalUser', passwordHashCost: deps.passwordHashCost });
   return {
     accounts,
 

@@ -16,7 +16,7 @@ export interface OperatorModuleDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'ENVIRONMENT'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'ENVIRONMENT' | 'PASSWORD_HASH_COST'>;
   keys: SigningKeys;
   /** The token endpoints' limiter (per client and per IP). */
   limiter: RateLimiter;
@@ -36,6 +36,7 @@ export function createOperatorModule(deps: OperatorModuleDeps): Module<{ operato
     logger: deps.logger.child({ module: 'operators' }),
     secondFactors: deps.secondFactors,
     consoleUrl: `${config.PUBLIC_BASE_URL}/console`,
+    passwordHashCost: config.PASSWORD_HASH_COST,
   });
   return {
     services: { operators },

@@ -42,8 +42,10 @@ export function createOperatorService(deps: {
   secondFactors: () => Pick<SecondFactors, 'verify'>;
   /** Where an operator without a second factor sets one up: the console. */
   consoleUrl: string;
+  /** PASSWORD_HASH_COST. */
+  passwordHashCost: number;
 }): OperatorService {
-  const accounts = createPasswordAccounts({ db: deps.db, clock: deps.clock, logger: deps.logger, table: 'operators', idKind: 'operator' });
+  const accounts = createPasswordAccounts({ db: deps.db, clock: deps.clock, logger: deps.logger, table: 'operators', idKind: 'operator', passwordHashCost: deps.passwordHashCost });
 
   function noSecondFactor(operatorId: string, passwordChanged: boolean): AppError {
     deps.logger.info({ operatorId }, 'operator token refused: no second factor yet');
