@@ -1,10 +1,10 @@
 // Held writes (Queryable.write): inside a transaction they wait for its next statement or its commit and
 // go as one statement; a transaction of held writes only is atomic on its own; nothing held survives a
 // rollback; outside a transaction a write runs at once; a write can be told its row count, and fail the
-// transaction from there.
+// transaction from there; a query that needs none of their effects can go with them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { combineWrites } from '../src/platform/db/database.ts';
+import { combineWrites, combineWritesWithQuery } from '../src/platform/db/database.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 let database: TestDatabase;
@@ -28,6 +28,16 @@ describe('combineWrites', () => {
     const combined = combineWrites([one, { sql: 'UPDATE u SET b = $2 WHERE id = $1', params: ['x', 'y'] }, { sql: 'INSERT INTO v (c, d) VALUES ($1, $1)', params: [3] }]);
     assert.equal(combined.sql, 'WITH w0 AS (INSERT INTO t (a) VALUES ($1)),\nw1 AS (UPDATE u SET b = $3 WHERE id = $2),\nw2 AS (INSERT INTO v (c, d) VALUES ($4, $4))\nSELECT 1');
     assert.deepEqual(combined.params, [1, 'x', 'y', 3]);
+  });
+
+  it('ends with a query that asks to go with the writes, its parameters after theirs; not with a write that wants its count', () => {
+    const writes = [{ sql: 'INSERT INTO t (a) VALUES ($1)', params: [1] }];
+    const combined = combineWritesWithQuery(writes, { sql: 'SELECT id FROM u WHERE a = $1 AND b = $2', params: ['x', 'y'] });
+    assert.equal(combined?.sql, 'WITH w0 AS (INSERT INTO t (a) VALUES ($1))\nSELECT id FROM u WHERE a = $2 AND b = $3');
+    assert.deepEqual(combined?.params, [1, 'x', 'y']);
+    assert.equal(combineWritesWithQuery([], { sql: 'SELECT 1', params: [] }), undefined, 'nothing held');
+    assert.equal(combineWritesWithQuery([{ ...writes[0]!, rows: () => {} }], { sql: 'SELECT 1', params: [] }), undefined, 'a write that wants its count');
+    assert.equal(combineWritesWithQuery(writes, { sql: 'UPDATE u SET a = 1', params: [] }), undefined, 'not a SELECT');
   });
 
   it('answers the row counts of the writes that ask for them, as one row', () => {
@@ -106,6 +116,23 @@ describe('held writes', () => {
     assert.deepEqual(counts, { two: 2, none: 0, alone: 1, outside: 3 });
   });
 
+  it('a query that asks to go with them is one statement with them, and sees the database as it was before them', async () => {
+    const seen = await database.db.transaction(async (tx) => {
+      await tx.write('INSERT INTO held_parents (id, name) VALUES ($1, $2)', [8, 'eight']);
+      const before = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM held_parents WHERE id >= $1', [8], { withHeldWrites: true });
+      const after = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM held_parents WHERE id >= $1', [8]);
+      return [before[0]!.n, after[0]!.n];
+    });
+    assert.deepEqual(seen, [0, 1]);
+    assert.deepEqual(await ids('held_parents'), [1, 4, 5, 6, 8]);
+    // A held write that wants its count is sent first, on its own: the query then sees it.
+    const counted = await database.db.transaction(async (tx) => {
+      await tx.write('UPDATE held_parents SET name = $2 WHERE id = $1 RETURNING id', [8, 'ocho'], { rows: () => {} });
+      return tx.query<{ name: string }>('SELECT name FROM held_parents WHERE id = $1', [8], { withHeldWrites: true });
+    });
+    assert.deepEqual(counted, [{ name: 'ocho' }]);
+  });
+
   it('a count that fails the check rolls back every held write, even in a transaction of held writes only', async () => {
     for (const precededByQuery of [false, true]) {
       await assert.rejects(
@@ -120,7 +147,7 @@ describe('held writes', () => {
         }),
         /the row was not there/,
       );
-      assert.deepEqual(await ids('held_parents'), [1, 4, 5, 6]);
+      assert.deepEqual(await ids('held_parents'), [1, 4, 5, 6, 8]);
     }
   });
 });

@@ -1,7 +1,7 @@
 // A database whose connection a test can break, on PGlite as on PostgreSQL: every statement failing as a
 // lost connection does (`cut`), or one statement that runs and then loses its answer (the connection
 // dying between the server's commit and the client hearing of it).
-import type { Database, Tx } from '../../src/platform/db/database.ts';
+import type { Database, QueryOptions, Tx } from '../../src/platform/db/database.ts';
 
 export interface FaultyDatabase extends Database {
   cut(): void;
@@ -33,14 +33,14 @@ export function faultyDatabase(inner: Database): FaultyDatabase {
 
   return {
     kind: inner.kind,
-    query: <Row>(sql: string, params?: readonly unknown[]) => run(sql, params, () => inner.query<Row>(sql, params)),
+    query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => run(sql, params, () => inner.query<Row>(sql, params, options)),
     exec: (sql) => run(sql, [], () => inner.exec(sql)),
     write: (sql, params, options) => run(sql, params, () => inner.write(sql, params, options)),
     async transaction(fn) {
       if (isCut) throw lostConnection();
       return inner.transaction((tx) => {
         const faulty: Tx = {
-          query: <Row>(sql: string, params?: readonly unknown[]) => run(sql, params, () => tx.query<Row>(sql, params)),
+          query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => run(sql, params, () => tx.query<Row>(sql, params, options)),
           exec: (sql) => run(sql, [], () => tx.exec(sql)),
           // Held writes reach the database with the transaction's next statement or its commit.
           write: (sql, params, options) => tx.write(sql, params, options),

@@ -1,6 +1,6 @@
 // What a piece of work asks of the database: the statements it sends, counted at the Database object
 // (src/platform/db/database.ts). Used by the hosted path's statement test and by the bench's trace.
-import type { Database, Tx } from '../../src/platform/db/database.ts';
+import type { Database, QueryOptions, Tx } from '../../src/platform/db/database.ts';
 
 export interface StatementCount {
   /** Statements sent outside a transaction. */
@@ -39,19 +39,24 @@ export async function countStatements(db: Database, fn: () => Promise<void>): Pr
     count.transactions++;
     return original.transaction.call(db, async (tx: Tx) => {
       let holding = false;
+      let holdingCounted = false;
       const flush = () => {
         if (holding) count.inTransactions++;
         holding = false;
+        holdingCounted = false;
       };
       const traced: Tx = {
-        query: ((sql: string, params?: readonly unknown[]) => {
+        query: ((sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+          // A query sent with the held writes (combineWritesWithQuery) is one statement with them.
+          if (options?.withHeldWrites && !holdingCounted && /^\s*SELECT\b/i.test(sql)) holding = false;
           flush();
           count.inTransactions++;
-          return tx.query(sql, params);
+          return tx.query(sql, params, options);
         }) as Tx['query'],
         write: (sql, params, options) => {
           count.heldWrites++;
           holding = true;
+          if (options?.rows) holdingCounted = true;
           return tx.write(sql, params, options);
         },
         exec: (sql) => tx.exec(sql),

@@ -78,6 +78,11 @@ export async function rotateSecret(db: Executor, tenant: Tenant, id: string, sea
  * Destinations that receive a category now: enabled, not deleted, subscribed to it; monitoring
  * only for partners eligible for it (a second guard behind the monitoring module's own).
  */
+/**
+ * The destinations an event of `category` goes to. Sent with the transaction's held writes (an event's own
+ * insert, the state it reports): nothing PVS holds in a transaction changes a destination or a partner's
+ * monitoring eligibility.
+ */
 export async function subscribedDestinationIds(db: Executor, partnerId: string, category: string): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     `SELECT d.id FROM webhook_destinations d
@@ -85,6 +90,7 @@ export async function subscribedDestinationIds(db: Executor, partnerId: string, 
        AND ($2 <> 'MONITORING' OR EXISTS (SELECT 1 FROM partners p WHERE p.id = d.partner_id AND p.monitoring_eligible))
      ORDER BY d.id`,
     [partnerId, category],
+    { withHeldWrites: true },
   );
   return rows.map((r) => r.id);
 }

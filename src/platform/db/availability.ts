@@ -4,7 +4,7 @@
 // probe (SELECT 1, every second, with a short timeout) marks it up again. One log line when it goes and
 // one when it comes back, however many calls failed meanwhile.
 import type { Logger } from 'pino';
-import { DatabaseUnavailableError, isUnavailableError, type Database } from './database.ts';
+import { DatabaseUnavailableError, isUnavailableError, type Database, type QueryOptions } from './database.ts';
 
 export interface DatabaseAvailability {
   /** False from the first connection failure until a probe is answered. */
@@ -125,7 +125,7 @@ export function guardDatabase(inner: Database, options: GuardOptions): GuardedDa
   return {
     kind: inner.kind,
     availability,
-    query: <Row>(sql: string, params?: readonly unknown[]) => guarded(() => inner.query<Row>(sql, params)),
+    query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => guarded(() => inner.query<Row>(sql, params, options)),
     exec: (sql) => guarded(() => inner.exec(sql)),
     write: (sql, params, options) => guarded(() => inner.write(sql, params, options)),
     // Inside a transaction nothing is refused: one already open finishes or fails on its own connection,

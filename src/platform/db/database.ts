@@ -2,7 +2,7 @@
 // default) and PostgreSQL through a pool. The SQL is the same on both.
 
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /**
@@ -15,6 +15,15 @@ export interface Queryable {
    * inserts or changes.
    */
   write(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * Inside a transaction: the query needs none of the held writes' effects, so it is sent with them, as
+   * the statement that ends their WITH (one round trip instead of two), and sees the database as it was
+   * before them. A SELECT only; it goes on its own when nothing is held or a held write wants its count.
+   */
+  withHeldWrites?: boolean;
 }
 
 export interface WriteOptions {
@@ -95,21 +104,37 @@ const combinedTextsMax = 500;
  */
 export function combineWrites(writes: readonly Statement[]): Statement {
   if (writes.length === 1) return writes[0]!;
-  const key = writes.map((w) => `${w.params.length}${w.rows ? '#' : ':'}${w.sql}`).join('\u0000');
+  return combine(writes);
+}
+
+/**
+ * Held writes and a query that needs none of their effects (QueryOptions.withHeldWrites) as one statement,
+ * the query last; undefined when they cannot go so: nothing held, a write that wants its row count (the
+ * statement answers the query's rows), or a query that is not a SELECT.
+ */
+export function combineWritesWithQuery(writes: readonly Statement[] | undefined, query: Statement): Statement | undefined {
+  if (!writes?.length || writes.some((w) => w.rows) || !/^\s*SELECT\b/i.test(query.sql)) return undefined;
+  return combine(writes, query);
+}
+
+function combine(writes: readonly Statement[], query?: Statement): Statement {
+  const key = [...writes.map((w) => `${w.params.length}${w.rows ? '#' : ':'}${w.sql}`), ...(query ? [`?${query.sql}`] : [])].join('\u0000');
   let sql = combinedTexts.get(key);
+  let offset = 0;
+  const renumber = (text: string, params: readonly unknown[]) => {
+    const renumbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    offset += params.length;
+    return renumbered;
+  };
   if (sql === undefined) {
-    let offset = 0;
-    const parts = writes.map((w, i) => {
-      const renumbered = w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-      offset += w.params.length;
-      return `w${i} AS (${renumbered})`;
-    });
+    const parts = writes.map((w, i) => `w${i} AS (${renumber(w.sql, w.params)})`);
     // The writes that want their row count have it as a column of the one row answered, named as their query.
     const counts = writes.flatMap((w, i) => (w.rows ? [`(SELECT count(*) FROM w${i})::int AS w${i}`] : []));
-    sql = `WITH ${parts.join(',\n')}\nSELECT ${counts.length ? counts.join(', ') : '1'}`;
+    const last = query ? renumber(query.sql, query.params) : `SELECT ${counts.length ? counts.join(', ') : '1'}`;
+    sql = `WITH ${parts.join(',\n')}\n${last}`;
     if (combinedTexts.size < combinedTextsMax) combinedTexts.set(key, sql);
   }
-  return { sql, params: writes.flatMap((w) => w.params) };
+  return { sql, params: [...writes.flatMap((w) => w.params), ...(query?.params ?? [])] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { createWriteBuffer, runAfterCommit, sendWrites, type Database, type Tx } from './database.ts';
+import { combineWritesWithQuery, createWriteBuffer, runAfterCommit, sendWrites, type Database, type Statement, type Tx } from './database.ts';
 
 /**
  * PGlite's own default of 128 MB of shared buffers is memory the process touches at start, whatever
@@ -39,13 +39,16 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
         // In-process, so a round trip costs little: held writes are only sent together, before the next
         // statement or the commit, as on PostgreSQL.
         const held = createWriteBuffer();
-        const flush = async () => {
-          const writes = held.take();
+        const sendHeld = async (writes: Statement[] | undefined) => {
           if (writes) await sendWrites(writes, async (combined) => (await inner.query(combined.sql, combined.params as unknown[])).rows);
         };
+        const flush = () => sendHeld(held.take());
         const tx: Tx = {
-          async query(sql, params = []) {
-            await flush();
+          async query(sql, params = [], options) {
+            const writes = held.take();
+            const combined = options?.withHeldWrites ? combineWritesWithQuery(writes, { sql, params }) : undefined;
+            if (combined) return (await inner.query(combined.sql, combined.params as unknown[])).rows as never[];
+            await sendHeld(writes);
             return (await inner.query(sql, params as unknown[])).rows as never[];
           },
           async exec(sql) {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createWriteBuffer, isUnavailableError, runAfterCommit, sendWrites, type Database, type Statement, type Tx } from './database.ts';
+import { combineWritesWithQuery, createWriteBuffer, isUnavailableError, runAfterCommit, sendWrites, type Database, type Statement, type Tx } from './database.ts';
 
 // timestamptz → Date (pg's default); int8 and numeric stay strings unless cast in SQL.
 
@@ -85,16 +85,23 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
       const sendHeld = async (writes: Statement[] | undefined) => {
         if (writes) await sendWrites(writes, async (combined) => (await client.query(heldStatement(combined))).rows);
       };
-      const send = async () => {
+      const begin = async () => {
         if (!begun) {
           begun = true;
           await client.query('BEGIN');
         }
+      };
+      const send = async () => {
+        await begin();
         await sendHeld(held.take());
       };
       const tx: Tx = {
-        async query(sql, params = []) {
-          await send();
+        async query(sql, params = [], options) {
+          await begin();
+          const writes = held.take();
+          const combined = options?.withHeldWrites ? combineWritesWithQuery(writes, { sql, params }) : undefined;
+          if (combined) return (await client.query(heldStatement(combined))).rows;
+          await sendHeld(writes);
           return (await client.query(sql, params as unknown[])).rows;
         },
         async exec(sql) {

@@ -34,7 +34,7 @@ function statement<T>(sql: string, run: () => Promise<T>): Promise<T> {
 
 function traced<Q extends Queryable>(inner: Q, holdsWrites: boolean): Queryable {
   return {
-    query: (sql, params) => statement(sql, () => inner.query(sql, params)),
+    query: (sql, params, options) => statement(sql, () => inner.query(sql, params, options)),
     exec: (sql) => statement(sql, () => inner.exec(sql)),
     // Inside a transaction a write is held and sent with the next statement or the commit (its time is
     // the transaction's); outside one it runs at once.
