@@ -71,7 +71,7 @@ it('one lookup is one trace: the POST, its job, the statements, the webhook deli
   // Statements, as summaries: keywords and tables.
   const statements = inTrace.filter((s) => s.attributes['db.system.name'] === 'postgresql');
   assert.ok(statements.length > 3);
-  assert.ok(statements.some((s) => s.name === 'UPDATE jobs'), names.join(', '));
+  assert.ok(statements.some((s) => s.name === 'SELECT business_lookups'), names.join(', '));
   for (const s of statements) assert.match(String(s.attributes['db.query.summary']), /^[A-Z]+( [a-z_0-9]+){0,3}$/);
   // A provider's call is a span too.
   assert.ok(inTrace.some((s) => s.attributes['pvs.provider'] === 'registers.abn'), names.join(', '));
