@@ -62,6 +62,15 @@ if (filters.length === 0 && (process.env.TEST_DATABASE ?? 'pglite') !== browserP
   files = files.filter((f) => !browserSuites.includes(f));
   console.log(`${browserSuites.length} browser test files run in the ${browserPass} pass only`);
 }
+// A whole run leaves out the files that declare they belong to the other pass (`// test-pass: pglite` or
+// `// test-pass: postgres`, for a file whose every test skips on the other back-end): each would start, and
+// some run their `before` hooks, only to skip.
+if (filters.length === 0) {
+  const pass = process.env.TEST_DATABASE ?? 'pglite';
+  const otherPass = files.filter((f) => /^\/\/ test-pass: (pglite|postgres)$/m.exec(readFileSync(f, 'utf8'))?.[1] === (pass === 'pglite' ? 'postgres' : 'pglite'));
+  files = files.filter((f) => !otherPass.includes(f));
+  console.log(`${otherPass.length} test files run in the other pass only`);
+}
 if (files.length === 0) {
   console.error('No test files matched');
   process.exit(1);

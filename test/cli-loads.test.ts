@@ -2,6 +2,7 @@
 // operator runs it, with record-loads.mjs noting every module it loaded. None of the admin commands,
 // with or without a server, loads a heavy package (PDF, OCR, canvas, images, cloud and payment SDKs);
 // `--help` loads no service code at all, and a command the server answers opens no database here.
+// test-pass: postgres
 import { backend } from './helpers/database.ts';
 import assert from 'node:assert/strict';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // seed gives the same case; every truth is printable in SPEC's payload (valid ACN/ABN check digits, SPEC's
 // roles, no date of birth); what the truth names is really in the deed; the halves are disjoint and big
 // enough; scanned cases carry no text layer. It does not run the extractor: scoring is not its business.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {

@@ -1,6 +1,7 @@
 // The partner's OpenAPI document, as the app serves it, passes both linters CI runs: Redocly's
 // `recommended` ruleset (redocly.yaml) and Spectral with OWASP's API Security ruleset (.spectral.yaml).
 // Any error or warning fails; what the configurations turn off, and why, is in docs/openapi.md.
+// test-pass: postgres
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

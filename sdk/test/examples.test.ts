@@ -3,6 +3,7 @@
 // built (the package resolves itself by name from inside sdk/). The integration looks a business up, waits
 // for its webhook, and verifies the people with links; each framework's webhook route receives real PVS
 // deliveries and refuses a body changed on the way or signed with another secret.
+// test-pass: postgres
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 // The CI drift check: the types committed in sdk/src/generated/openapi.ts are what the app's /openapi.json
 // gives today. A route whose schema changed without `node sdk/scripts/generate-types.mjs` fails here.
+// test-pass: postgres
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';

@@ -1,6 +1,7 @@
 // `npm start` as a newcomer meets it: it says what it is doing within its first line, before the slow
 // part of a first start (creating the database, the demo partner, the list), and the banner follows;
 // SIGTERM to npm (a process manager, `kill`, a closing terminal) stops the server and frees its port.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';

@@ -1,6 +1,7 @@
 // The package is the artifact: `npm pack` of this checkout, installed with `npm install --omit=dev` into
 // an empty folder, runs `npx pvs serve` on its embedded database and answers /ready. Packing and
 // installing do not depend on the database back-end, so this runs in the PGlite pass only.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';

@@ -11,7 +11,7 @@ import type { HttpApp } from '../../src/platform/http/types.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createServices, type ServiceOverrides, type Services } from '../../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { enrolTestFactor, nextTotpCode, type TestTotp } from './second-factor.ts';
+import { createMovableClock, enrolTestFactor, nextTotpCode, type MovableClock, type TestTotp } from './second-factor.ts';
 
 export const testSecretKey = 'test-secret-key-0123456789abcdef0123456789';
 
@@ -33,6 +33,8 @@ export interface TestContext {
   services: Services;
   app: HttpApp;
   database: TestDatabase;
+  /** The services' clock when the test gave none: real time, which the tests' authenticator moves on (second-factor.ts). */
+  movableClock: MovableClock | undefined;
   /** Every log line written so far, parsed. */
   logs: Array<Record<string, unknown>>;
   /** The raw log text, for searching for things that must never appear. */
@@ -86,7 +88,9 @@ export async function createTestContext(
     },
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination: sink as never });
-  const services = await createServices(config, { db: database.db, clock: options.clock, random: options.random, logger, wrapGateway: options.wrapGateway, wrapRegisters: options.wrapRegisters });
+  // Real time, unless the test brings its own clock; movable, so the authenticator never waits (second-factor.ts).
+  const movable = options.clock ? undefined : createMovableClock();
+  const services = await createServices(config, { db: database.db, clock: options.clock ?? movable, random: options.random, logger, wrapGateway: options.wrapGateway, wrapRegisters: options.wrapRegisters });
   const app = await buildApp(services, options.app);
   await app.ready();
 
@@ -115,7 +119,7 @@ export async function createTestContext(
       // Enrolled with the code of the step before now (a code a moment old, which PVS accepts), so that the
       // token takes the current step and a test's first code from the app is the step after, without waiting.
       const enrolledAt = new Date(services.clock.now().getTime() - totpPeriodSeconds * 1000);
-      const totp = await enrolTestFactor(services.operatorFactors, { id: created.operatorId, email: created.email }, enrolledAt);
+      const totp = { ...(await enrolTestFactor(services.operatorFactors, { id: created.operatorId, email: created.email }, enrolledAt)), clock: movable };
       const issued = await services.operators.signIn({ email: created.email, password, code: await nextTotpCode(totp, () => services.clock.now()) });
       const token = issued.access_token;
       return { operatorId: created.operatorId, email: created.email, password, token, headers: { authorization: `Bearer ${token}` }, totp };
@@ -127,6 +131,7 @@ export async function createTestContext(
     services,
     app,
     database,
+    movableClock: movable,
     get logs() {
       return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     },

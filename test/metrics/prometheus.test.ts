@@ -15,6 +15,7 @@
 // PostgreSQL pass only: two processes on one database need PostgreSQL, and one pass of a real Prometheus is
 // enough (parts 1 and 2 do not depend on the back-end). Without the `prometheus` binary it skips, unless CI
 // or REQUIRE_PROMETHEUS is set: then it fails, saying what to install.
+// test-pass: postgres
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

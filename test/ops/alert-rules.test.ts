@@ -5,6 +5,7 @@
 // the rules and the dashboard read is one PVS exposes (the metric contract, restated below), one of
 // prom-client's default metrics, or Prometheus's own `up`: a query of a name outside them fails here
 // instead of being an alert that can never fire.
+// test-pass: postgres
 import { backend } from '../helpers/database.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -7,6 +7,7 @@
 // Deterministic by default: CI runs the same cases every time, so a red build is a regression and not a
 // lucky draw, and the message's replay command reproduces it exactly. Set FUZZ_SEED to explore new
 // cases (a seed per night, say), FUZZ_RUNS for the budget, FUZZ_CASE to replay one case alone.
+// test-pass: postgres
 import { backend } from '../helpers/database.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -3,6 +3,7 @@
 // browser steps done with the calls the hosted pages make, `pvs listen` receiving every event, and
 // nothing left behind in the folder the reader ran it in. A README change that breaks the tour, or a
 // change to PVS that makes the README wrong, fails here.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // as JSON or protobuf (OTEL_EXPORTER_OTLP_PROTOCOL), and says so in its banner; on SIGTERM what is
 // buffered is sent before it exits. The collector here is an HTTP server of the test's own. PostgreSQL
 // pass only: the export does not depend on the back-end.
+// test-pass: postgres
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -3,6 +3,7 @@
 // The read rate over many pages is the bench's business (bench/scenarios/mrz-read-rate.ts); these check
 // that each kind of page reads, that a wrong check digit is reported and not repaired, and that what is
 // no passport comes back `found: false` without an exception.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { judgeMrz } from '../../src/modules/verifications/mrz/mrz-check.ts';

@@ -1,5 +1,6 @@
 // `pvs portal-user create` and `disable` as an administrator runs them, with no server and while `pvs serve`
 // holds the database; the printed one-time password signs in to /portal over real HTTP, once replaced.
+// test-pass: pglite
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertCredentials, newSite, onlyJsonObject, run, serve, type Pvs, type Site } from '../helpers/cli.ts';
