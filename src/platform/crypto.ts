@@ -17,8 +17,11 @@ import {
 /** scrypt's cost (log2 of N) for new password hashes unless PASSWORD_HASH_COST says otherwise; production's floor. */
 export const defaultPasswordHashCost = 15;
 const scryptParams = { r: 8, p: 1, keyLength: 32 };
-/** What scrypt needs is 128 · N · r bytes; twice that leaves room for Node's own check. */
-const scryptMemory = (N: number, r: number) => 2 * 128 * N * r;
+/**
+ * What scrypt needs is 128 · N · r bytes; twice that leaves room for Node's own check. Never more than the
+ * highest PASSWORD_HASH_COST (17) needs: a stored hash naming a larger N fails to verify rather than take the memory.
+ */
+const scryptMemory = (N: number, r: number) => Math.min(2 * 128 * N * r, 2 * 128 * 2 ** 17 * 8);
 
 function scrypt(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
