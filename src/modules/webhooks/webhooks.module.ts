@@ -48,8 +48,7 @@ export interface WebhookServices {
   outbox: Outbox;
   destinations: DestinationService;
   notifications: NotificationService;
-  /** The webhook dispatcher of a worker process. */
-  /** `flushDelayMs`: how long an outcome may wait to be recorded with others (the dispatcher's default otherwise). */
+  /** The webhook dispatcher of a worker process; `flushDelayMs`: how long an outcome may wait to be recorded with others. */
   createDispatcher(options?: Pick<DispatcherOptions, 'flushDelayMs'>): Dispatcher;
 }
 
