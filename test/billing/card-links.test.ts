@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createManualClock } from '../../src/platform/clock.ts';
 import { createKeyRing } from '../../src/platform/keys/key-ring.ts';
 import { createTestContext, testSecretKey, type TestContext, type TestPartner } from '../helpers/context.ts';
-import { cards, createContact, eventsOf, mintCardLink, submitCard, tokenise, type ContactBody } from '../helpers/billing.ts';
+import { cardExpiry, cards, createContact, eventsOf, mintCardLink, submitCard, tokenise, type ContactBody } from '../helpers/billing.ts';
 
 const clock = createManualClock(new Date('2026-11-21T09:00:00.000Z'));
 let t: TestContext;
@@ -123,7 +123,7 @@ describe('the sandbox gateway’s tokenisation', () => {
     assert.equal(res.statusCode, 200);
     const body = res.json<{ token: string; card: unknown }>();
     assert.match(body.token, /^tok_/);
-    assert.deepEqual(body.card, { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 });
+    assert.deepEqual(body.card, { brand: 'visa', last4: '4242', ...cardExpiry });
   });
 
   it('refuses wrong details the way a gateway does, naming the field', async () => {
@@ -136,7 +136,7 @@ describe('the sandbox gateway’s tokenisation', () => {
       [{ number: cards.succeeds, pan: '1' }, 400, 'parameter_unknown', 'pan'],
     ];
     for (const [extra, status, code, param] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/v1/tokens', payload: JSON.parse(JSON.stringify({ number: '', expMonth: 12, expYear: 2030, cvc: '123', ...extra })) });
+      const res = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/v1/tokens', payload: JSON.parse(JSON.stringify({ number: '', ...cardExpiry, cvc: '123', ...extra })) });
       assert.equal(res.statusCode, status, `${code}: ${res.body}`);
       const error = res.json<{ error: { code: string; param: string } }>().error;
       assert.deepEqual([error.code, error.param], [code, param]);
@@ -163,7 +163,7 @@ describe('saving a card', () => {
     const link = await mintCardLink(t, own, contact.id);
     const res = await submitCard(t, link.token, cards.succeeds);
     assert.equal(res.statusCode, 200, res.body);
-    const card = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
+    const card = { brand: 'visa', last4: '4242', ...cardExpiry };
     assert.deepEqual(res.json(), { billingStatus: 'BILLABLE', card });
 
     const got = await t.app.inject({ method: 'GET', url: `/v1/contacts/${contact.id}`, headers: own.headers });

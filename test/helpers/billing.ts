@@ -41,8 +41,11 @@ export async function mintCardLink(t: TestContext, partner: TestPartner, contact
 }
 
 /** What the card page's script does with the gateway: card details in, a token out. */
+/** A test card's expiry: December, four years on, so that it never becomes an expired card. */
+export const cardExpiry = { expMonth: 12, expYear: new Date().getUTCFullYear() + 4 };
+
 export async function tokenise(t: TestContext, number: string, extra: Record<string, unknown> = {}) {
-  return t.app.inject({ method: 'POST', url: '/sandbox-gateway/v1/tokens', payload: { number, expMonth: 12, expYear: 2030, cvc: '123', ...extra } });
+  return t.app.inject({ method: 'POST', url: '/sandbox-gateway/v1/tokens', payload: { number, ...cardExpiry, cvc: '123', ...extra } });
 }
 
 /** The card page's whole submit: tokenise with the gateway, then hand PVS the token. */

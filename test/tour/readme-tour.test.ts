@@ -3,7 +3,6 @@
 // browser steps done with the calls the hosted pages make, `pvs listen` receiving every event, and
 // nothing left behind in the folder the reader ran it in. A README change that breaks the tour, or a
 // change to PVS that makes the README wrong, fails here.
-// test-pass: pglite
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -42,11 +41,7 @@ function assertLinesMatch(actual: string[], expected: string[], where: string): 
   }
 }
 
-// The README's tour is the first hour on the embedded database, as `npm start` serves it; what it calls is
-// tested on both back-ends by the modules' own tests.
-const skip = onPostgres && 'the README tour runs on the embedded database, as the README starts PVS: PGlite pass only';
-
-test('the README tour runs as written and prints what the README shows', { timeout: 600_000, skip }, async () => {
+test('the README tour runs as written and prints what the README shows', { timeout: 600_000 }, async () => {
   const steps = readTour(readme);
   assert.ok(steps.length > 10, 'the tour was found');
   // On PostgreSQL, an empty database: the server migrates it as it would a new one.
@@ -105,7 +100,8 @@ test('the README tour runs as written and prints what the README shows', { timeo
         await server.waitReady(site.port);
       } else if (step.command === 'npx pvs listen') {
         listener = pvs({ ...site, env }, ['listen', '--port', String(s.listenPort)]);
-        const expected = step.expected.map((e) => substituteSample(e, s));
+        // A line of `…` alone says that more events arrive than the sample shows.
+        const expected = step.expected.filter((e) => e !== '…').map((e) => substituteSample(e, s));
         // The lines it prints at once; the events it prints later are checked at the end.
         const startLines = expected.filter((l) => !/^\d\d:\d\d:\d\d /.test(l));
         listenerEvents = expected.filter((l) => /^\d\d:\d\d:\d\d /.test(l));

@@ -106,6 +106,31 @@ describe('the entity report', () => {
     }
   });
 
+  it('says each person’s roles in the hosted page’s words, never the register’s codes, in both reports', async () => {
+    const lookup = await settledLookup(t, partner, { abn: '54 222 222 228', scope: 'FULL' });
+    const created = await createVerification(t, partner, { mode: 'AUSTRAC_CDD', lookupRequestId: lookup.lookupRequestId });
+    const individuals = await t.services.db.query<{ id: string; role: string; role_description: string | null }>(
+      'SELECT id, role, role_description FROM verification_individuals WHERE request_id = $1 ORDER BY id',
+      [created.id],
+    );
+    // The sandbox register's Wattle Creek: one party is its beneficial owner, director and secretary, one a beneficial owner and director.
+    const ownerDirectorSecretary = individuals.find((i) => i.role === 'UBO' && i.role_description === 'DIRECTOR, SECRETARY');
+    assert.ok(ownerDirectorSecretary && individuals.some((i) => i.role === 'UBO' && i.role_description === 'DIRECTOR'), JSON.stringify(individuals));
+
+    const entity = (await reportText((await reportUrl(created.id)).url)).join('\n');
+    for (const expected of ['Beneficial owner, director and company secretary', 'Beneficial owner and director']) {
+      assert.ok(entity.includes(expected), `the entity report says ${expected}`);
+    }
+    const individual = (await reportText((await reportUrl(created.id, ownerDirectorSecretary.id)).url)).join('\n');
+    assert.ok(
+      individual.includes('Beneficial owner, director and company secretary of WATTLE CREEK LOGISTICS PTY LTD'),
+      'the individual report says the roles, and the entity through the lookup, as the hosted page does',
+    );
+    for (const [report, text] of [['entity', entity], ['individual', individual]]) {
+      assert.doesNotMatch(text!, /DIRECTOR|SECRETARY|Beneficial owner ·/, `the ${report} report says no register code`);
+    }
+  });
+
   it('sets a date of birth that is not the register’s beside the register’s, in both reports (decision 122)', async () => {
     const { requestId, individualId, person, registerBorn } = await lookupBoundKingsley(t, partner);
     const created = { id: requestId };

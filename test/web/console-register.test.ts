@@ -1,7 +1,7 @@
 // The console's review of a lookup-bound person whose date of birth is not the register's (decision 122),
-// in Chromium: why they are in review, the two dates side by side with the names, and what that means;
-// a hand-built person's review has no register to compare with. axe-core and screenshots
-// (test-output/screenshots/console/review-date-of-birth-*.png).
+// in Chromium: the queue and the review naming the entity through the lookup, why they are in review, the
+// two dates side by side with the names, and what that means; a hand-built person's review has no register
+// to compare with. axe-core and screenshots (test-output/screenshots/console/{queue-lookup-bound,review-date-of-birth}-*.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -42,13 +42,19 @@ describe('a review of a date of birth that is not the register’s, in the conso
     await runDueJobs(t);
   }
 
-  it('says why, sets the two dates side by side with the names, and what a difference means', async () => {
+  it('names the entity through the lookup, says why, sets the two dates side by side with the names, and what a difference means', async () => {
     const { requestId, individualId, person, registerBorn } = await lookupBoundKingsley(t, partner);
     const created = { id: requestId };
     const entered = anotherDate(registerBorn);
     await submitted(person, 'Kingsley', entered);
 
+    // A lookup-bound request holds no entity name of its own: the queue and the review name the lookup's.
+    await page.goto(`${t.baseUrl}/console`);
+    assert.match(await page.locator('tr', { hasText: individualId }).innerText(), new RegExp(`${created.id}\\s+AUSTRAC_CDD · WATTLE CREEK LOGISTICS PTY LTD`));
+    await capture(page, 'console/queue-lookup-bound');
+
     await page.goto(`${t.baseUrl}/console/reviews/${created.id}/${individualId}`);
+    assert.equal(await page.locator('dt:has-text("Entity") + dd').innerText(), 'WATTLE CREEK LOGISTICS PTY LTD');
     const why = await page.locator('dt:has-text("Why") + dd').innerText();
     assert.match(why, /Date of birth against the register \(REGISTER_DATE_OF_BIRTH_DIFFERS\): The date of birth entered is not the one the register holds/);
     const claimed = await page.locator('section:has(h2:text("Who they said they are"))').innerText();

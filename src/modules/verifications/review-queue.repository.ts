@@ -22,10 +22,16 @@ export interface ReviewRow {
 // with any later write, the attempt's checked_at does not.
 const reviewSince = `coalesce((SELECT max(a.checked_at) FROM verification_attempts a WHERE a.individual_id = i.id AND a.status = 'MANUAL_REVIEW'), i.updated_at)`;
 
+// The entity: the request's own name, or for a lookup-bound request (which holds none) its lookup's, as
+// the partner API and the hosted page name it (lookups.service.ts entityNameOf, which this mirrors: the
+// lookup must be the request's partner's). The one column of the lookups domain read here, in the queue's
+// own query, so a page of reviews costs no query per row.
+const entityName = `coalesce(r.entity_name, (SELECT l.entity_name FROM business_lookups l WHERE l.id = r.lookup_id AND l.partner_id = r.partner_id))`;
+
 /** Oldest first: whoever has waited longest is decided first. `limit + 1` rows (pagination.ts). */
 export async function listInReview(db: Executor, page: { limit: number; from: number }): Promise<ReviewRow[]> {
   return db.query<ReviewRow>(
-    `SELECT i.id AS individual_id, i.request_id, i.partner_id, r.mode, r.entity_name, i.role, i.external_id, i.attempt_count, i.risk_level, i.check_results,
+    `SELECT i.id AS individual_id, i.request_id, i.partner_id, r.mode, ${entityName} AS entity_name, i.role, i.external_id, i.attempt_count, i.risk_level, i.check_results,
             ${reviewSince} AS review_since
        FROM verification_individuals i JOIN verification_requests r ON r.id = i.request_id
       WHERE i.status = 'MANUAL_REVIEW'
@@ -55,7 +61,7 @@ export interface ReviewedIndividualRow extends ReviewRow {
 /** One individual of one request, whatever its status, with the operator's decision if there is one. */
 export async function findReviewed(db: Executor, requestId: string, individualId: string): Promise<ReviewedIndividualRow | undefined> {
   const rows = await db.query<ReviewedIndividualRow>(
-    `SELECT i.id AS individual_id, i.request_id, i.partner_id, r.mode, r.entity_name, i.role, i.external_id, i.attempt_count, i.risk_level, i.check_results,
+    `SELECT i.id AS individual_id, i.request_id, i.partner_id, r.mode, ${entityName} AS entity_name, i.role, i.external_id, i.attempt_count, i.risk_level, i.check_results,
             ${reviewSince} AS review_since,
             i.status, i.role_description, i.max_attempts, i.manual_override, i.completed_at, r.status AS request_status,
             d.decision, d.operator_id AS decided_by, d.decided_at, d.note

@@ -1,5 +1,6 @@
-// The roles of people on a verification (SPEC's VerificationRole), and how a bound lookup's register
-// roles become them. Pure functions.
+// The roles of people on a verification (SPEC's VerificationRole), how a bound lookup's register roles
+// become them, and how they are said in words: the hosted page and the reports say a role the same way.
+// Pure functions.
 
 export const verificationRoles = [
   'DIRECTOR',
@@ -65,4 +66,92 @@ export function partiesOf(individuals: ReadonlyArray<{ idvEntityId: string; role
 function rank(role: string): number {
   const at = significance.indexOf(role);
   return at === -1 ? significance.length : at;
+}
+
+/** A role in words, and the article it takes: the list shares one article while the next takes the same kind. */
+type RoleNoun = { article: 'a' | 'an' | 'the'; noun: string };
+
+const a = (noun: string): RoleNoun => ({ article: 'a', noun });
+const an = (noun: string): RoleNoun => ({ article: 'an', noun });
+
+/**
+ * SPEC's VerificationRole values and the register's roles (a bound person's other roles are in
+ * roleDescription, `DIRECTOR, SECRETARY`: partiesOf), in the words a person uses. OTHER and codes not
+ * here say nothing.
+ */
+const roleNouns: Record<string, RoleNoun> = {
+  DIRECTOR: a('director'),
+  SECRETARY: a('company secretary'),
+  COMPANY_SECRETARY: a('company secretary'),
+  OFFICER: an('officer'),
+  SENIOR_MANAGING_OFFICIAL: a('senior managing official'),
+  AUTHORISED_REP: an('authorised representative'),
+  AUTHORISED_REPRESENTATIVE: an('authorised representative'),
+  UBO: a('beneficial owner'),
+  BENEFICIAL_OWNER: a('beneficial owner'),
+  // A sole trader's proprietor: the business's name is the person's own (roleEntity).
+  INDIVIDUAL_OWNER: { article: 'the', noun: 'owner of the business' },
+  PARTNER_MEMBER: a('partner'),
+  PARTNER: a('partner'),
+  MEMBER: a('member'),
+  SHAREHOLDER: a('shareholder'),
+  TRUSTEE: a('trustee'),
+  APPOINTOR: an('appointor'),
+  BENEFICIARY: a('beneficiary'),
+  SETTLOR: { article: 'the', noun: 'settlor' },
+  PROTECTOR_GUARDIAN: a('protector or guardian'),
+  OTHER_CONTROLLER: a('person with control'),
+};
+
+/** Register codes as partiesOf writes them (`DIRECTOR, SECRETARY`): capitals, digits, `_`, `-` and spaces. */
+const codeShape = /^[A-Z][A-Z0-9]*(?:[ _-][A-Z0-9]+)*$/;
+
+/** `a, b and c`. */
+const listed = (said: string[]) => (said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)}`);
+
+export interface RolesInWords {
+  /** For a sentence, with articles: `a beneficial owner, director and company secretary`; null when no code is known. */
+  roles: string | null;
+  /** For a label, the same words without articles: `Beneficial owner, director and company secretary`. */
+  label: string | null;
+  /** A roleDescription that is not codes: the partner's own words about the role, to be said apart as theirs. */
+  described: string | null;
+}
+
+/**
+ * A person's roles in words: the role and, when `roleDescription` is codes (a bound person's other
+ * register roles), those too. A description that is not codes is the partner's own words about the role
+ * (SPEC: free text), answered apart as such.
+ */
+export function describeRoles(role: string, roleDescription: string | null): RolesInWords {
+  const parts = (roleDescription ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const codes = parts.every((part) => codeShape.test(part)) ? parts.map((part) => part.replace(/[ -]/g, '_')) : [];
+  const nouns = [...new Map([role, ...codes].flatMap((code) => (roleNouns[code] ? [[roleNouns[code].noun, roleNouns[code]] as const] : []))).values()];
+  const said = nouns.map(({ article, noun }, i) => {
+    const previous = nouns[i - 1];
+    // One article for a run of the same kind: `a director and company secretary`, `the owner … and a partner`.
+    const shared = previous && (previous.article === 'the') === (article === 'the');
+    return shared ? noun : `${article} ${noun}`;
+  });
+  const label = nouns.length === 0 ? null : listed(nouns.map((n) => n.noun));
+  return {
+    roles: said.length === 0 ? null : listed(said),
+    label: label && label[0]!.toUpperCase() + label.slice(1),
+    described: parts.length > 0 && codes.length === 0 ? roleDescription!.trim() : null,
+  };
+}
+
+/**
+ * The codes of a `roleDescription` that have no words here (`CHIEF_WIZARD`), as given: a page for the
+ * person leaves them out, but a report keeps everything the partner or the register said.
+ */
+export function unnamedRoles(roleDescription: string | null): string[] {
+  const parts = (roleDescription ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  if (!parts.every((part) => codeShape.test(part))) return [];
+  return parts.filter((part) => !roleNouns[part.replace(/[ -]/g, '_')]);
+}
+
+/** The business a role is said to be of: none for a sole trader's owner, whose business name is their own name. */
+export function roleEntity(role: string, entityName: string | null): string | null {
+  return role === 'INDIVIDUAL_OWNER' ? null : entityName;
 }

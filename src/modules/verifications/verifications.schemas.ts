@@ -142,7 +142,7 @@ export const Individual = Type.Object(
   {
     id: Type.String({ description: '`ind_…`' }),
     externalId: Type.Union([Type.String(), Type.Null()]),
-    idvEntityId: Type.Union([Type.String(), Type.Null()], { description: 'The lookup party this individual is (SPEC rule 7); null on a hand-built request.' }),
+    idvEntityId: Type.Union([Type.String(), Type.Null()], { description: 'The lookup party this individual is, as the lookup’s `individuals[].idvEntityId` names it ([bound to a lookup](docs/verifications.md#1-create-a-request)); null on a hand-built request.' }),
     role: literals(verificationRoles, 'The VerificationRole.'),
     roleDescription: Type.Union([Type.String(), Type.Null()]),
     status: literals(individualStatuses, 'PENDING until the link is opened; IN_PROGRESS; then PASSED, MANUALLY_PASSED, FAILED, MANUAL_REVIEW (an operator decides) or LOCKED_OUT.'),

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ProviderTerms, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
-import { askedSentence, describeRoles, renderVerificationPage, stepOf } from './verification-page.ts';
+import { askedSentence, renderVerificationPage, stepOf } from './verification-page.ts';
 
 function view(status: string, attempt: string | null, completedSteps: SessionView['completedSteps'] = []): SessionView {
   return {
@@ -68,8 +68,6 @@ it('says nothing of roles it does not know, and keeps the partner’s own descri
   assert.equal(asked('OTHER', 'CHIEF_WIZARD'), `Demo Partner has asked you to verify your identity for ${entity}.`);
   assert.equal(asked('DIRECTOR', 'CHIEF_WIZARD, SECRETARY'), `Demo Partner has asked you to verify your identity as a director and company secretary of ${entity}.`);
   assert.equal(asked('DIRECTOR', 'DIRECTOR'), `Demo Partner has asked you to verify your identity as a director of ${entity}.`, 'a role said once');
-  assert.deepEqual(describeRoles('DIRECTOR', 'SECRETARY'), { roles: 'a director and company secretary', described: null });
-  assert.deepEqual(describeRoles('TRUSTEE', 'Trustee of the Smith Family Trust'), { roles: 'a trustee', described: 'Trustee of the Smith Family Trust' });
 });
 
 it('shows no note from the partner, which SPEC gives no field for, and escapes every word', () => {

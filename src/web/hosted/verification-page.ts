@@ -3,6 +3,7 @@
 // talks to the session API (/hosted/v1/verification-session…). The link is spent only when the person
 // consents (the script's POST), never by loading the page, so a link preview cannot spend it.
 import countries from '../../platform/iso-countries.ts';
+import { describeRoles, roleEntity } from '../../modules/verifications/roles.ts';
 import type { LinkPage, ProviderTerms, SessionView } from '../../modules/verifications/verification-sessions.service.ts';
 import type { IdentityDisclosure, IdentityDocumentType } from '../../providers/identity/identity-provider.ts';
 import { html, page, type Html } from '../html.ts';
@@ -34,71 +35,13 @@ export const verificationPageCsp =
 /** The camera is for this page only (the selfie step), never for a frame. */
 export const verificationPagePermissions = 'camera=(self), microphone=(), geolocation=()';
 
-/** A role in words, and the article it takes: the list shares one article while the next takes the same kind. */
-type RoleNoun = { article: 'a' | 'an' | 'the'; noun: string };
-
-const a = (noun: string): RoleNoun => ({ article: 'a', noun });
-const an = (noun: string): RoleNoun => ({ article: 'an', noun });
-
-/**
- * SPEC's VerificationRole values and the register's roles (roles.ts: a bound person's other roles are in
- * roleDescription, `DIRECTOR, SECRETARY`), in the words a person uses. OTHER and codes not here say nothing.
- */
-const roleNouns: Record<string, RoleNoun> = {
-  DIRECTOR: a('director'),
-  SECRETARY: a('company secretary'),
-  COMPANY_SECRETARY: a('company secretary'),
-  OFFICER: an('officer'),
-  SENIOR_MANAGING_OFFICIAL: a('senior managing official'),
-  AUTHORISED_REP: an('authorised representative'),
-  AUTHORISED_REPRESENTATIVE: an('authorised representative'),
-  UBO: a('beneficial owner'),
-  BENEFICIAL_OWNER: a('beneficial owner'),
-  // A sole trader's proprietor: the business's name is the person's own (below).
-  INDIVIDUAL_OWNER: { article: 'the', noun: 'owner of the business' },
-  PARTNER_MEMBER: a('partner'),
-  PARTNER: a('partner'),
-  MEMBER: a('member'),
-  SHAREHOLDER: a('shareholder'),
-  TRUSTEE: a('trustee'),
-  APPOINTOR: an('appointor'),
-  BENEFICIARY: a('beneficiary'),
-  SETTLOR: { article: 'the', noun: 'settlor' },
-  PROTECTOR_GUARDIAN: a('protector or guardian'),
-  OTHER_CONTROLLER: a('person with control'),
-};
-
-/** Register codes as roles.ts writes them (`DIRECTOR, SECRETARY`): capitals, digits, `_`, `-` and spaces. */
-const codeShape = /^[A-Z][A-Z0-9]*(?:[ _-][A-Z0-9]+)*$/;
-
-/**
- * Why the person is asked, in words. The role and, when `roleDescription` is codes (a bound person's other
- * register roles), those too: `a beneficial owner, director and company secretary`; null when no code is
- * known. A description that is not codes is the partner's own words about the role (SPEC: free text), and
- * is answered apart as such, never as a note.
- */
-export function describeRoles(role: string, roleDescription: string | null): { roles: string | null; described: string | null } {
-  const parts = (roleDescription ?? '').split(',').map((part) => part.trim()).filter(Boolean);
-  const codes = parts.every((part) => codeShape.test(part)) ? parts.map((part) => part.replace(/[ -]/g, '_')) : [];
-  const nouns = [...new Map([role, ...codes].flatMap((code) => (roleNouns[code] ? [[roleNouns[code].noun, roleNouns[code]] as const] : []))).values()];
-  const said = nouns.map(({ article, noun }, i) => {
-    const previous = nouns[i - 1];
-    // One article for a run of the same kind: `a director and company secretary`, `the owner … and a partner`.
-    const shared = previous && (previous.article === 'the') === (article === 'the');
-    return shared ? noun : `${article} ${noun}`;
-  });
-  const roles = said.length === 0 ? null : said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)}`;
-  const described = parts.length > 0 && codes.length === 0 ? roleDescription!.trim() : null;
-  return { roles, described };
-}
-
 /**
  * The consent step's first sentence: who asked, as what, for which business. `of <entity>` is left out
  * when there is no entity name, and for a sole trader's owner, whose business name is their own name.
  */
 export function askedSentence(who: { partnerName: string; role: string; roleDescription: string | null; entityName: string | null }): string {
   const { roles } = describeRoles(who.role, who.roleDescription);
-  const entity = who.role === 'INDIVIDUAL_OWNER' ? null : who.entityName;
+  const entity = roleEntity(who.role, who.entityName);
   const asked = `${who.partnerName} has asked you to verify your identity`;
   if (roles) return `${asked} as ${roles}${entity ? ` of ${entity}` : ''}.`;
   return `${asked}${entity ? ` for ${entity}` : ''}.`;

@@ -133,7 +133,7 @@ function insetsOf(individual: ReportIndividual): CardSpec['insets'] {
 
 /** The role, and the register's name for the party while the person has not verified theirs or when it differs. */
 function subtitleOf(individual: ReportIndividual): string {
-  const role = `${roleWords(individual.role)}${individual.roleDescription ? ` · ${individual.roleDescription}` : ''}`;
+  const role = roleWords(individual);
   return individual.registerName && individual.name ? `${role} · On the register as ${individual.registerName}` : role;
 }
 

@@ -42,7 +42,6 @@ function summary(layout: Layout, model: IndividualReportModel): void {
   const { individual, identity, request } = model;
   const status = individualStatus(individual.status);
   const riskSaid = risk(individual.riskLevel);
-  const role = `${roleWords(individual.role)}${individual.roleDescription ? ` · ${individual.roleDescription}` : ''}`;
   const rows: Array<[string, string]> = [
     ['Outcome', `${status.words}${individual.completedAt ? `, ${formatTime(individual.completedAt)}` : ''}`],
     ['AML screening', amlSaid(model).body],
@@ -56,7 +55,7 @@ function summary(layout: Layout, model: IndividualReportModel): void {
   if (individual.decision) rows.push(['Manual decision', `${decisionWords(individual.decision, formatTime(individual.decision.decidedAt))}`]);
   layout.summaryBox({
     headline: fullName(model),
-    subline: `${role}${request.entityName ? `, for ${request.entityName}` : ''}`,
+    subline: roleWords(individual, request.entityName),
     badges: [
       { label: status.words, tone: status.tone },
       { label: riskSaid.words, tone: riskSaid.tone },

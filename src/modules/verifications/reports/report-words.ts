@@ -1,5 +1,6 @@
 // How the reports say statuses, results and roles in words a compliance officer files, with the tone of
 // each. A value PVS does not know yet (the lists are open) prints in words, in a neutral tone.
+import { describeRoles, roleEntity, unnamedRoles } from '../roles.ts';
 import type { Tone } from './pdf-style.ts';
 import { formatDate, words } from './report-format.ts';
 import type { ReportRiskLevel } from './report-model.ts';
@@ -71,9 +72,17 @@ export function attemptStatus(status: string): Said {
   return attemptStatuses[status] ?? { words: words(status), tone: 'neutral' };
 }
 
-/** A verification role in words: `UBO` → `Beneficial owner`, `PROTECTOR_GUARDIAN` → `Protector guardian`. */
-export function roleWords(role: string): string {
-  return role === 'UBO' ? 'Beneficial owner' : words(role);
+/**
+ * A person's roles in the hosted page's words (roles.ts), as a label, and the business they are of when
+ * given: `Beneficial owner, director and company secretary of WATTLE CREEK LOGISTICS PTY LTD`. The partner's
+ * own description of the role, when it is not register codes, follows: `Trustee · Trustee of the Smith Family Trust`.
+ */
+export function roleWords(individual: { role: string; roleDescription: string | null }, entityName: string | null = null): string {
+  const { label, described } = describeRoles(individual.role, individual.roleDescription);
+  const entity = roleEntity(individual.role, entityName);
+  const roles = label ? `${label}${entity ? ` of ${entity}` : ''}` : `${individual.role === 'OTHER' ? 'Other role' : words(individual.role)}${entity ? `, for ${entity}` : ''}`;
+  const unnamed = unnamedRoles(individual.roleDescription);
+  return described ? `${roles} · ${described}` : unnamed.length ? `${roles} · ${unnamed.join(', ')}` : roles;
 }
 
 export const modeWords = { AUSTRAC_CDD: 'AUSTRAC customer due diligence', TPB_POI: 'Tax Practitioners Board proof of identity' } as const;

@@ -48,7 +48,7 @@ export function createReportService(deps: {
   db: Database;
   clock: Clock;
   identity: IdentityProvider;
-  lookups: Pick<LookupService, 'reportFactsOf' | 'registerNamesOf' | 'registerPeopleOf'>;
+  lookups: Pick<LookupService, 'entityNameOf' | 'reportFactsOf' | 'registerNamesOf' | 'registerPeopleOf'>;
   partners: Pick<PartnerService, 'getOwn'>;
   evidence: Pick<EvidenceService, 'audit' | 'individualOf'>;
   signer: UrlSigner;
@@ -96,6 +96,11 @@ export function createReportService(deps: {
 
   async function header(tenant: Tenant, title: string, requestId: string): Promise<ReportHeader> {
     return { title, verificationRequestId: requestId, generatedAt: clock.now(), partnerName: (await deps.partners.getOwn(tenant)).name };
+  }
+
+  /** The entity the request is about: its own name, or for a lookup-bound request (which holds none) the lookup's, as the hosted page says it. */
+  async function entityNameOf(tenant: Tenant, request: repo.RequestRow): Promise<string | null> {
+    return request.entity_name ?? (request.lookup_id ? await deps.lookups.entityNameOf(db, tenant, request.lookup_id) : null);
   }
 
   function requestPart(request: repo.RequestRow): ReportRequest {
@@ -239,7 +244,7 @@ export function createReportService(deps: {
         const birthDates = await registerBirthDates(tenant, request.lookup_id, [individual], [identity]);
         const model: IndividualReportModel = {
           header: await header(tenant, 'Individual verification report', request.id),
-          request: { verificationRequestId: request.id, mode: request.mode, entityName: request.entity_name, lookupRequestId: request.lookup_id },
+          request: { verificationRequestId: request.id, mode: request.mode, entityName: await entityNameOf(tenant, request), lookupRequestId: request.lookup_id },
           individual: individualPart(individual, identity, decision, registerNames, birthDates),
           identity: identityPart(identity),
           identityNote: identity.kind === 'none' ? identity.note : null,
