@@ -123,6 +123,7 @@ describe('after a pass', () => {
     }
     assert.deepEqual(details.faceComparisons, [{ score: 0.96, threshold: 0.8, result: 'PASS' }]);
     assert.deepEqual(details.checks.map((c) => c.code), ['DOCUMENT_AUTHENTIC', 'DOCUMENT_RECORD_MATCHED', 'FACE_MATCH_SCORE_HIGH', 'NO_FRAUD_SIGNALS']);
+    assert.ok(!('providerResults' in details), 'the sandbox has no reports of its own behind its checks (Onfido’s: onfido-flow.test.ts)');
 
     const withoutScans = await documentDetails(requestId, individualId, '?includeScans=false');
     assert.deepEqual(withoutScans.images, []);

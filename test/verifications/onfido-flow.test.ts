@@ -3,7 +3,8 @@
 // OpenAPI description): clear → PASSED; a face comparison to consider → MANUAL_REVIEW, then an
 // operator's pass; a rejected document → a failed attempt and a retry; a suspected document → FAILED;
 // an outage then recovery; a forged notification refused; no notification at all → polling finishes it;
-// the evidence endpoints and the console reading Onfido live; and nothing personal kept by PVS.
+// the evidence endpoints and the console reading Onfido live, with Onfido’s own results behind the
+// checks; and nothing personal kept by PVS.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -149,6 +150,57 @@ describe('a person verified through Onfido', () => {
     });
     assert.equal(decided.statusCode, 200, decided.body);
     assert.equal((await status(requestId)).individuals[0]!.status, 'MANUALLY_PASSED');
+  });
+
+  it('a document to look at closely: the evidence and the console say which of Onfido’s sub-checks said so, read live, and nothing personal', async () => {
+    const details = personDetails('Caution', { firstName: 'Giuliana', middleName: undefined, dateOfBirth: '1979-02-13', address: { line1: '67 Kurrajong Lane', locality: 'Norwood', state: 'SA', postcode: '5067', country: 'AU' } });
+    const { requestId, individualId, person } = await onePerson();
+    for (const res of [await person.details(details), await person.document(), await person.selfie()]) assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await submittedAndChecked(person, individualId)).individual.status, 'MANUAL_REVIEW');
+    const reportReads = () => standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v3.6/reports').length;
+    const readsBefore = reportReads();
+
+    const evidence = await t.app.inject({ method: 'GET', url: `/v1/verifications/${requestId}/individuals/${individualId}/document-details?includeScans=false`, headers: partner.headers });
+    assert.equal(evidence.statusCode, 200, evidence.body);
+    type Results = { provider: string; reports: Array<{ name: string; status: string | null; result: string | null; subResult: string | null; breakdown: Array<{ item: string; result: string }> }> };
+    const body = evidence.json<{ status: string; checks: Array<{ code: string }>; documents: Array<{ number: string }>; providerResults: Results }>();
+    assert.equal(body.status, 'OK');
+    assert.ok(body.checks.some((c) => c.code === 'DOCUMENT_CAUTION'), JSON.stringify(body.checks));
+    const results = body.providerResults;
+    assert.equal(results.provider, 'onfido');
+    assert.deepEqual(
+      results.reports.map((r) => [r.name, r.status, r.result, r.subResult]).sort(),
+      [
+        ['document', 'complete', 'consider', 'caution'],
+        ['facial_similarity_photo', 'complete', 'clear', null],
+        ['identity_enhanced', 'complete', 'clear', null],
+      ],
+    );
+    const document = results.reports.find((r) => r.name === 'document')!;
+    assert.deepEqual(document.breakdown.filter((b) => b.result !== 'clear'), [
+      { item: 'data_validation', result: 'consider' },
+      { item: 'data_validation.document_expiration', result: 'consider' },
+    ]);
+    assert.ok(document.breakdown.some((b) => b.item === 'visual_authenticity.original_document_present' && b.result === 'clear'));
+    assert.equal(reportReads(), readsBefore + 1, 'from the reports the evidence read fetched, once');
+    // Onfido read these off the document and holds them in its reports' properties; none reach the results.
+    const text = JSON.stringify(results);
+    const readByOnfido = body.documents[0]!.number;
+    assert.match(readByOnfido, /^PA\d{7}$/);
+    for (const value of ['Giuliana', '1979-02-13', '5067', 'Kurrajong', readByOnfido, passport.number]) assert.ok(!text.includes(value), value);
+
+    // The console's review shows them: the sub-checks not clear, and how many others were.
+    const session = await t.services.webSessions.open('console', operator.operatorId, { passwordChangeRequired: false, secondFactorAt: clock.now() });
+    const page = await t.app.inject({ method: 'GET', url: `/console/reviews/${requestId}/${individualId}`, headers: { cookie: `pvs_console=${session.token}` } });
+    assert.equal(page.statusCode, 200, page.body.slice(0, 500));
+    const shown = page.body.replace(/<wbr>/g, '');
+    assert.match(shown, /Onfido’s own results behind those checks/);
+    assert.match(shown, /<span class="badge badge-warn">consider<\/span> <span class="mono">data_validation\.document_expiration<\/span>/);
+    assert.doesNotMatch(shown, /<span class="mono">data_validation<\/span>/, 'the group is explained by its sub-check');
+    assert.match(shown, /43 other items clear\./);
+    assert.match(shown, /All 7 items clear\./, 'the face report');
+    // Live again: the page's document evidence and its list screening each read the attempt's evidence.
+    assert.equal(reportReads(), readsBefore + 3, 'the console read them live too');
   });
 
   it('a rejected document: a failed attempt the person may retry, and the retry passes', async () => {

@@ -896,7 +896,7 @@ export interface paths {
         };
         /**
          * The identity document evidence of an individual
-         * @description The latest checked attempt: the details the person entered, their document’s fields, PVS’s reading of a passport’s machine-readable zone, the face comparison and the provider’s checks, and (unless includeScans=false) the document images and selfie as base64. Always 200 once the individual is found (another partner’s is 404): `status` OK, NOT_AVAILABLE (not checked yet) or UPSTREAM_UNAVAILABLE (the provider or screening is not answering, or evidence is switched off; retry later). Fetched live on every call and stored nowhere; `Cache-Control: no-store`. Each read is recorded (who, when, which individual; never the content) in an audit trail PVS operators can see.
+         * @description The latest checked attempt: the details the person entered, their document’s fields, PVS’s reading of a passport’s machine-readable zone, the face comparison, the provider’s checks and (with Onfido) the provider’s own results behind them, and (unless includeScans=false) the document images and selfie as base64. Always 200 once the individual is found (another partner’s is 404): `status` OK, NOT_AVAILABLE (not checked yet) or UPSTREAM_UNAVAILABLE (the provider or screening is not answering, or evidence is switched off; retry later). Fetched live on every call and stored nowhere; `Cache-Control: no-store`. Each read is recorded (who, when, which individual; never the content) in an audit trail PVS operators can see.
          */
         get: operations["getDocumentDetails"];
         put?: never;
@@ -2131,7 +2131,7 @@ export interface components {
             /** @description `ind_…` */
             id: string;
             externalId: string | null;
-            /** @description The lookup party this individual is (SPEC rule 7); null on a hand-built request. */
+            /** @description The lookup party this individual is, as the lookup’s `individuals[].idvEntityId` names it ([bound to a lookup](https://pvs.example/docs/guides/verifications#1-create-a-request)); null on a hand-built request. */
             idvEntityId: string | null;
             /** @description The VerificationRole. */
             role: "DIRECTOR" | "OFFICER" | "SENIOR_MANAGING_OFFICIAL" | "AUTHORISED_REP" | "UBO" | "INDIVIDUAL_OWNER" | "PARTNER_MEMBER" | "MEMBER" | "TRUSTEE" | "APPOINTOR" | "BENEFICIARY" | "SETTLOR" | "PROTECTOR_GUARDIAN" | "OTHER_CONTROLLER" | "OTHER";
@@ -9449,7 +9449,7 @@ export interface operations {
                         /** @description `ind_…` */
                         id: string;
                         externalId: string | null;
-                        /** @description The lookup party this individual is (SPEC rule 7); null on a hand-built request. */
+                        /** @description The lookup party this individual is, as the lookup’s `individuals[].idvEntityId` names it ([bound to a lookup](https://pvs.example/docs/guides/verifications#1-create-a-request)); null on a hand-built request. */
                         idvEntityId: string | null;
                         /** @description The VerificationRole. */
                         role: "DIRECTOR" | "OFFICER" | "SENIOR_MANAGING_OFFICIAL" | "AUTHORISED_REP" | "UBO" | "INDIVIDUAL_OWNER" | "PARTNER_MEMBER" | "MEMBER" | "TRUSTEE" | "APPOINTOR" | "BENEFICIARY" | "SETTLOR" | "PROTECTOR_GUARDIAN" | "OTHER_CONTROLLER" | "OTHER";
@@ -9919,6 +9919,28 @@ export interface operations {
                             code: string;
                             message?: string;
                         }[];
+                        /** @description The identity provider’s own results behind `checks`, in its own words: each report’s result and sub-result and which sub-check said what. Present with Onfido; absent with a provider that has no reports of its own (the sandbox). Results only, never what the provider read or the person entered. Read live with the rest and stored nowhere. New reports, sub-checks and result words appear as the provider adds them: a client must tolerate values it does not know. */
+                        providerResults?: {
+                            /** @description Whose results these are: `onfido`. */
+                            provider: string;
+                            reports: {
+                                /** @description The provider’s name for the report: `document`, `facial_similarity_photo`, `identity_enhanced` … */
+                                name: string;
+                                /** @description `complete`, or why not (`withdrawn`, `cancelled` …); null when the provider gave none. */
+                                status: string | null;
+                                /** @description `clear`, `consider` or `unidentified`; null when the report did not complete. */
+                                result: string | null;
+                                /** @description The finer verdict of a document report: `clear`, `rejected`, `suspected` or `caution`; null for other reports. */
+                                subResult: string | null;
+                                /** @description Every sub-check that gave a result, each group before the sub-checks inside it, in the provider’s order. */
+                                breakdown: {
+                                    /** @description The sub-check, as a dotted path of the provider’s names: `visual_authenticity`, `visual_authenticity.original_document_present`, `data_validation.document_expiration`. */
+                                    item: string;
+                                    /** @description The sub-check’s result in the provider’s words: `clear`, `consider` … */
+                                    result: string;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };

@@ -19,7 +19,7 @@ export function registerEvidenceRoutes(api: PartnerApi, deps: { evidence: Eviden
       schema: {
         tags,
         summary: 'The identity document evidence of an individual',
-        description: `The latest checked attempt: the details the person entered, their document’s fields, PVS’s reading of a passport’s machine-readable zone, the face comparison and the provider’s checks, and (unless includeScans=false) the document images and selfie as base64. ${always200}`,
+        description: `The latest checked attempt: the details the person entered, their document’s fields, PVS’s reading of a passport’s machine-readable zone, the face comparison, the provider’s checks and (with Onfido) the provider’s own results behind them, and (unless includeScans=false) the document images and selfie as base64. ${always200}`,
         operationId: 'getDocumentDetails',
         params: EvidenceParams,
         querystring: DocumentDetailsQuery,

@@ -99,6 +99,31 @@ const FaceComparison = Type.Object({
 
 const Check = Type.Object({ name: Type.String(), checkType: Type.String(), result: Type.String(), code: Type.String(), message: Type.Optional(Type.String()) });
 
+const ProviderReport = Type.Object({
+  name: Type.String({ description: 'The provider’s name for the report: `document`, `facial_similarity_photo`, `identity_enhanced` …' }),
+  status: Nullable(Type.String(), '`complete`, or why not (`withdrawn`, `cancelled` …); null when the provider gave none.'),
+  result: Nullable(Type.String(), '`clear`, `consider` or `unidentified`; null when the report did not complete.'),
+  subResult: Nullable(Type.String(), 'The finer verdict of a document report: `clear`, `rejected`, `suspected` or `caution`; null for other reports.'),
+  breakdown: Type.Array(
+    Type.Object({
+      item: Type.String({ description: 'The sub-check, as a dotted path of the provider’s names: `visual_authenticity`, `visual_authenticity.original_document_present`, `data_validation.document_expiration`.' }),
+      result: Type.String({ description: 'The sub-check’s result in the provider’s words: `clear`, `consider` …' }),
+    }),
+    { description: 'Every sub-check that gave a result, each group before the sub-checks inside it, in the provider’s order.' },
+  ),
+});
+
+const ProviderResults = Type.Object(
+  {
+    provider: Type.String({ description: 'Whose results these are: `onfido`.' }),
+    reports: Type.Array(ProviderReport),
+  },
+  {
+    description:
+      'The identity provider’s own results behind `checks`, in its own words: each report’s result and sub-result and which sub-check said what. Present with Onfido; absent with a provider that has no reports of its own (the sandbox). Results only, never what the provider read or the person entered. Read live with the rest and stored nowhere. New reports, sub-checks and result words appear as the provider adds them: a client must tolerate values it does not know.',
+  },
+);
+
 // The director of the verification request's example after a passed attempt (images left out, as with
 // includeScans=false), and the screening of the same person.
 const evidenceOf = { status: 'OK', verificationRequestId: exampleId('verification'), individualId: exampleId('individual', 1), message: null, retrievedAt: '2026-11-21T11:05:00.000Z' };
@@ -149,6 +174,7 @@ export const DocumentDetails = Type.Object(
     images: Type.Array(Image, { description: 'Empty with includeScans=false, or when not OK.' }),
     faceComparisons: Type.Array(FaceComparison),
     checks: Type.Array(Check, { description: 'The identity provider’s document, face-match and fraud checks of that attempt.' }),
+    providerResults: Type.Optional(ProviderResults),
   },
   { title: 'DocumentDetails', examples: [documentDetailsExample] },
 );

@@ -18,13 +18,14 @@ import { notFound } from '../../platform/errors.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids.ts';
 import { tenantOf, type Tenant } from '../../platform/tenancy.ts';
-import type { IdentityEvidence, IdentityImage, IdentityProvider } from '../../providers/identity/identity-provider.ts';
+import type { IdentityEvidence, IdentityImage, IdentityProvider, ProviderResults } from '../../providers/identity/identity-provider.ts';
 import type { LookupService } from '../lookups/lookups.service.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import type { RuntimeSettings } from '../settings/runtime-settings.ts';
 import * as reads from './evidence-reads.repository.ts';
 import type { AmlMatches, DocumentDetails, EvidenceStatus } from './evidence.schemas.ts';
 import type { MrzEvidence } from './mrz/mrz-evidence.ts';
+import { enteredOf } from './mrz/mrz-compare.ts';
 import { answeredDetails } from './person-details.ts';
 import * as repo from './verifications.repository.ts';
 
@@ -142,6 +143,17 @@ export function createEvidenceService(deps: {
   const image = (kind: DocumentDetails['images'][number]['kind'], picture: IdentityImage | undefined) =>
     picture ? [{ kind, contentType: picture.contentType, byteLength: picture.bytes.length, data: picture.bytes.toString('base64') }] : [];
 
+  /** The provider's own results, field by field: the answer carries what its schema names and nothing else. */
+  const providerResults = (results: ProviderResults | undefined): Pick<DocumentDetails, 'providerResults'> =>
+    results
+      ? {
+          providerResults: {
+            provider: results.provider,
+            reports: results.reports.map(({ name, status, result, subResult, breakdown }) => ({ name, status, result, subResult, breakdown: breakdown.map(({ item, result }) => ({ item, result })) })),
+          },
+        }
+      : {};
+
   return {
     async documentDetails(reader: AnyReader, requestId: string, individualId: string, options: { includeScans: boolean }): Promise<DocumentDetails> {
       const individual = await anyIndividual(reader, requestId, individualId);
@@ -153,7 +165,7 @@ export function createEvidenceService(deps: {
       } else {
         const { evidence } = fetched;
         const { details, document } = evidence;
-        const mrz = document.type === 'PASSPORT' && document.front ? await deps.mrz.read(document.front, { ...details, document }) : null;
+        const mrz = document.type === 'PASSPORT' && document.front ? await deps.mrz.read(document.front, enteredOf(details, document, deps.identity.documentFields)) : null;
         answer = {
           ...base(individual, 'OK', null),
           attempt: { number: evidence.attempt, verifiedAt: evidence.verifiedAt.toISOString() },
@@ -172,6 +184,7 @@ export function createEvidenceService(deps: {
           images: options.includeScans ? [...image('DOCUMENT_FRONT', document.front), ...image('DOCUMENT_BACK', document.back), ...image('SELFIE', evidence.selfie)] : [],
           faceComparisons: [evidence.faceMatch],
           checks: evidence.checks.map(({ name, checkType, result, code, message }) => ({ name, checkType, result, code, ...(message ? { message } : {}) })),
+          ...providerResults(evidence.providerResults),
         };
       }
       await recordRead(reader, { partnerId: individual.partner_id, requestId, individualId }, 'DOCUMENT_DETAILS', answer.status, options.includeScans);

@@ -23,6 +23,7 @@ import type { IdentityProvider } from '../../providers/identity/identity-provide
 import type { LookupService } from '../lookups/lookups.service.ts';
 import type { ScreeningService } from '../screening/screening.service.ts';
 import type { MrzEvidence } from './mrz/mrz-evidence.ts';
+import { enteredOf } from './mrz/mrz-compare.ts';
 import { toPage } from '../../platform/http/pagination.ts';
 import * as queue from './review-queue.repository.ts';
 import { toReviewedIndividual, toReviewItem, type ReviewedIndividual } from './review-queue.ts';
@@ -181,7 +182,7 @@ export function createVerificationCheckService(deps: {
     if (!answer.ok) return answer.kind === 'unavailable' ? 'unavailable' : null;
     const evidence = answer.evidence;
     if (evidence?.attempt !== number || evidence.document.type !== 'PASSPORT' || !evidence.document.front) return null;
-    return deps.mrz.check(evidence.document.front, { ...evidence.details, document: evidence.document });
+    return deps.mrz.check(evidence.document.front, enteredOf(evidence.details, evidence.document, deps.identity.documentFields));
   }
 
   /**

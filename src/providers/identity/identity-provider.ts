@@ -143,6 +143,38 @@ export interface IdentityEvidence {
   claimed: ClaimedIdentity;
   faceMatch: FaceComparison;
   checks: IdentityCheck[];
+  /** What the provider itself said, behind `checks`; absent for a provider with no reports of its own (the sandbox). */
+  providerResults?: ProviderResults;
+}
+
+/**
+ * A provider's own results of an attempt, in its own words (Onfido: `clear`, `consider`, `caution` …), so
+ * a reviewer of `DOCUMENT_CONSIDER` can see which sub-check said so. Results and names of sub-checks only:
+ * never a value the person gave or the provider read.
+ */
+export interface ProviderResults {
+  /** `onfido`. */
+  provider: string;
+  reports: ProviderReport[];
+}
+
+export interface ProviderReport {
+  /** The provider's name for the report: `document`, `facial_similarity_photo` … */
+  name: string;
+  /** `complete`, or why not (`withdrawn`, `cancelled`); null when the provider gave none. */
+  status: string | null;
+  /** `clear`, `consider` or `unidentified`; null for a report that did not complete. */
+  result: string | null;
+  /** The finer verdict of a document report (`clear`, `rejected`, `suspected`, `caution`); null otherwise. */
+  subResult: string | null;
+  /** Every sub-check that gave a result, parents before children, in the provider's order. */
+  breakdown: ProviderBreakdownItem[];
+}
+
+export interface ProviderBreakdownItem {
+  /** The sub-check's path, dotted: `visual_authenticity`, `visual_authenticity.original_document_present`. */
+  item: string;
+  result: string;
 }
 
 /** `evidence: null` when the subject has no verified attempt yet. */
@@ -174,6 +206,12 @@ export interface IdentityProvider {
   readonly documentTypes: readonly IdentityDocumentType[];
   /** Null for the sandbox and `none`, which disclose nothing to anyone. */
   readonly disclosure: IdentityDisclosure | null;
+  /**
+   * Where the evidence's document number, expiry and issuing country come from: `ENTERED`, what the person
+   * typed (kept by the provider); `READ`, what the provider read from the images (Onfido keeps nothing typed
+   * of the document). Only what was entered is compared with the passport's machine-readable zone.
+   */
+  readonly documentFields: 'ENTERED' | 'READ';
   /** A new, empty subject for one individual; PVS keeps only the reference. */
   createSubject(): Promise<CreateSubjectResult>;
   /** Each save replaces the step saved before for the subject: the person may correct a step before submitting. */

@@ -37,6 +37,7 @@ export const noIdentityProvider: IdentityProvider = {
   name: 'none',
   documentTypes: ['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'],
   disclosure: null,
+  documentFields: 'ENTERED',
   createSubject: async () => notConfigured,
   saveDetails: async () => notConfigured,
   saveDocument: async () => notConfigured,

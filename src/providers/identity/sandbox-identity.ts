@@ -178,6 +178,7 @@ export function createSandboxIdentity(deps: { db: Database; clock: Clock; sealer
     name: 'sandbox',
     documentTypes: ['PASSPORT', 'DRIVER_LICENCE', 'MEDICARE'],
     disclosure: null,
+    documentFields: 'ENTERED',
 
     async createSubject() {
       const subjectRef = `sbx_subject_${randomBytes(16).toString('base64url')}`;

@@ -1,7 +1,8 @@
 // The evidence of one individual as an operator compares it: the document's images, who the person said
 // they are, set against the register's record of the party a lookup-bound person stands for (name and
 // date of birth, decision 122), the document and PVS's reading of its machine-readable zone, the face
-// comparison, the provider's checks, and the screening lists' possible matches. Rendered from answers
+// comparison, the provider's checks with its own results behind them (Onfido's reports and which
+// sub-check said what), and the screening lists' possible matches. Rendered from answers
 // fetched for this view only (evidence.service.ts); nothing here is stored or cached.
 import type { AmlMatches, DocumentDetails } from '../../modules/verifications/evidence.schemas.ts';
 import type { RegisterRecord } from '../../modules/verifications/evidence.service.ts';
@@ -106,7 +107,52 @@ ${table({
   ],
   rows: answer.checks,
   empty: 'The provider reported no checks.',
-})}`;
+})}
+${providerResults(answer)}`;
+}
+
+type ProviderReport = NonNullable<DocumentDetails['providerResults']>['reports'][number];
+
+// The provider's words kept as they are (lower case, so never taken for PVS's own PASS or REVIEW), in the
+// colours of the badges they correspond to; a word not known here is grey, and says itself.
+const wordTones: Record<string, string> = { clear: 'good', consider: 'warn', caution: 'warn', unidentified: 'neutral', rejected: 'bad', suspected: 'bad' };
+
+function verdict(word: string | null): Html {
+  if (!word) return html`<span class="muted">—</span>`;
+  return html`<span class="badge badge-${Object.hasOwn(wordTones, word) ? wordTones[word] : 'neutral'}">${word}</span>`;
+}
+
+/**
+ * The sub-checks that were not clear (a group is left out when a sub-check inside it is listed: that one
+ * says why), then how many others were clear.
+ */
+function notClear(report: ProviderReport): Html {
+  const flagged = report.breakdown.filter((b) => b.result !== 'clear');
+  const shown = flagged.filter((b) => !flagged.some((other) => other.item.startsWith(`${b.item}.`)));
+  const clear = report.breakdown.length - flagged.length;
+  if (report.breakdown.length === 0) return html`<span class="muted">No breakdown given.</span>`;
+  const rest = shown.length === 0 ? `All ${clear} items clear.` : clear > 0 ? `${clear} other item${clear === 1 ? '' : 's'} clear.` : '';
+  // The verdict first: on a phone a long path wraps over lines, and each entry still starts with its result.
+  return cellOf(...shown.map((b) => html`${verdict(b.result)} ${codeText(b.item)}`), rest ? html`<span class="muted">${rest}</span>` : '');
+}
+
+/** Providers by the names people know them by; another is shown by its id. */
+const providerNames: Record<string, string> = { onfido: 'Onfido' };
+
+function providerResults(answer: DocumentDetails): Html {
+  const results = answer.providerResults;
+  if (!results) return html``;
+  return table({
+    caption: `${Object.hasOwn(providerNames, results.provider) ? providerNames[results.provider] : results.provider}’s own results behind those checks`,
+    columns: [
+      { label: 'Report', cell: (r: ProviderReport) => cellOf(codeText(r.name), r.status && r.status !== 'complete' ? html`<span class="muted">${r.status}</span>` : '') },
+      { label: 'Result', cell: (r) => cellOf(verdict(r.result)) },
+      { label: 'Sub-result', cell: (r) => cellOf(verdict(r.subResult)) },
+      { label: 'Not clear', cell: (r) => notClear(r) },
+    ],
+    rows: results.reports,
+    empty: 'The provider listed no reports.',
+  });
 }
 
 type Comparison = { field: string; entered: string; register: string | null; same: boolean | null };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatTd3, parseTd3, type Td3Input } from './icao9303.ts';
 import { judgeMrz } from './mrz-check.ts';
-import { alpha2OfState, compareWithEntered, zoneSpellings, type ComparedField, type ComparisonResult, type EnteredDetails } from './mrz-compare.ts';
+import { alpha2OfState, compareWithEntered, enteredOf, zoneSpellings, type ComparedField, type ComparisonResult, type EnteredDetails } from './mrz-compare.ts';
 import type { MrzRead } from './mrz-reader.ts';
 
 const specimen: Td3Input = {
@@ -149,6 +149,23 @@ describe('the check item and the finding', () => {
     noValuesIn(check.message);
     const one = judgeMrz(swedish, { ...entered, lastName: 'Erikson' }).check;
     assert.equal(one.message, 'In the machine-readable zone, the surname differs from what the person entered.');
+  });
+
+  it('compares only what the person typed: a provider’s own reading of the document is not theirs (Onfido)', () => {
+    // Onfido's evidence gives the person's details but the document as Onfido read it: a reading that
+    // differs from PVS's is not the person's difference, and the zone's names and date still are compared.
+    const { number, issuingCountry, expiryDate } = { number: 'PA1234567', issuingCountry: 'GB', expiryDate: '2031-06-30' };
+    const { firstName, middleName, lastName, dateOfBirth } = entered;
+    const read = enteredOf({ firstName, middleName, lastName, dateOfBirth, address: { line1: '1 A St', locality: 'X', country: 'SE' } }, { type: 'PASSPORT', number, issuingCountry, expiryDate }, 'READ');
+    assert.deepEqual(read.document, { number: '', issuingCountry: '' });
+    const { check, finding } = judgeMrz(swedish, read);
+    assert.equal(check.result, 'PASS');
+    assert.deepEqual(
+      finding.comparisons.map((c) => `${c.field} ${c.result}`),
+      ['documentNumber NOT_GIVEN', 'surname MATCH', 'givenNames MATCH', 'dateOfBirth MATCH', 'expiryDate NOT_GIVEN', 'issuingCountry NOT_GIVEN'],
+    );
+    const typed = enteredOf({ ...read, address: { line1: '1 A St', locality: 'X', country: 'SE' } }, { type: 'PASSPORT', number, issuingCountry, expiryDate }, 'ENTERED');
+    assert.equal(judgeMrz(swedish, typed).check.code, 'MRZ_DETAILS_MISMATCH');
   });
 
   it('calls a wrong check digit inconclusive, naming the digit, whatever the fields say', () => {

@@ -8,6 +8,7 @@
 // entered alpha-2.
 import anyAscii from 'any-ascii';
 import countries from '../../../platform/iso-countries.ts';
+import type { IdentityDocumentFields, IdentityProvider, PersonDetails } from '../../../providers/identity/identity-provider.ts';
 import type { Td3Fields } from './icao9303.ts';
 
 /** What the person entered, as the hosted flow took it: dates YYYY-MM-DD, the country ISO 3166 alpha-2. */
@@ -17,6 +18,17 @@ export interface EnteredDetails {
   lastName: string;
   dateOfBirth: string;
   document: { number: string; expiryDate?: string; issuingCountry: string };
+}
+
+/**
+ * What the person entered, from a provider's evidence: its details are the person's, its document fields
+ * only where the provider keeps what was typed (`ENTERED`). Where it read them from the images (`READ`:
+ * Onfido), comparing them with PVS's own reading of the zone would set one reading against another and
+ * call the difference the person's, so they are left out: their comparisons are NOT_GIVEN.
+ */
+export function enteredOf(details: PersonDetails, document: IdentityDocumentFields, source: IdentityProvider['documentFields']): EnteredDetails {
+  const typed = source === 'ENTERED' ? document : { number: '', issuingCountry: '' };
+  return { ...details, document: typed };
 }
 
 export type ComparedField = 'documentNumber' | 'surname' | 'givenNames' | 'dateOfBirth' | 'expiryDate' | 'issuingCountry';

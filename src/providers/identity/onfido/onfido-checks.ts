@@ -1,12 +1,14 @@
 // An attempt as an Onfido check: made once (found again by its tag after a crash), asked after until it
 // completes, then read as PVS checks (onfido-results.ts) with the claimed identity from the applicant;
-// and the evidence of the last attempt whose check completed.
+// and the evidence of the last attempt whose check completed, with Onfido's own results behind those
+// checks (onfido-breakdown.ts), from the same reports read live.
 import type { Check, CheckBuilder, ReportName } from '@onfido/api';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { EvidenceResult, IdentityEvidence, IdentityImage, IdentityUnavailable, VerifyResult } from '../identity-provider.ts';
 import { alpha2Of, claimedOf, detailsOf, documentFieldsOf, type ApplicantRead, type DocumentProperties } from './onfido-applicant.ts';
+import { providerResultsOf } from './onfido-breakdown.ts';
 import { asBytes, bytesOf, type OnfidoClient } from './onfido-client.ts';
 import type { OnfidoFailure } from './onfido-errors.ts';
 import { findingsOf, type OnfidoReport } from './onfido-results.ts';
@@ -96,7 +98,7 @@ export function createOnfidoChecks(deps: { db: Database; clock: Clock; onfido: O
     return { row, ...(row.check_id === check.id ? { check } : {}) };
   }
 
-  /** A complete check's findings and claimed identity, read live from Onfido. */
+  /** A complete check's findings, Onfido's own results and the claimed identity, read live from Onfido. */
   async function readCompleted(row: store.OnfidoCheckRow) {
     const applicantId = row.applicant_id;
     const [reports, applicant] = await Promise.all([
@@ -116,7 +118,7 @@ export function createOnfidoChecks(deps: { db: Database; clock: Clock; onfido: O
       country = alpha2Of(uploaded.value.issuing_country);
     }
     const findings = findingsOf(all, row.document_type);
-    return { ok: true, findings, applicant: applicant.value as ApplicantRead, claimed: claimedOf(applicant.value as ApplicantRead, country), documentProperties: documentReport?.properties, country } as const;
+    return { ok: true, findings, providerResults: providerResultsOf(all), applicant: applicant.value as ApplicantRead, claimed: claimedOf(applicant.value as ApplicantRead, country), documentProperties: documentReport?.properties, country } as const;
   }
 
   async function answer(subject: store.OnfidoSubjectRow, row: store.OnfidoCheckRow, check: Check): Promise<VerifyResult> {
@@ -187,6 +189,7 @@ export function createOnfidoChecks(deps: { db: Database; clock: Clock; onfido: O
         claimed: read.claimed,
         faceMatch: read.findings.faceMatch,
         checks: read.findings.checks,
+        providerResults: read.providerResults,
       };
       if (!includeScans) return { ok: true, evidence };
       const images = await Promise.all([

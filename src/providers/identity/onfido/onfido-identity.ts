@@ -74,6 +74,8 @@ export function createOnfidoIdentity(options: OnfidoIdentityOptions): IdentityPr
     // No Medicare card: it has no photo to compare the selfie with.
     documentTypes: ['PASSPORT', 'DRIVER_LICENCE'],
     disclosure: { recipient: 'Onfido', location: places[options.region] },
+    // The typed number, expiry and country are checked at the step and not sent (onfido-applicant.ts).
+    documentFields: 'READ',
 
     async createSubject() {
       // Nothing goes to Onfido yet: an applicant needs a first and last name.

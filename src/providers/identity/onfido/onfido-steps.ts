@@ -5,6 +5,13 @@
 // attempt therefore go to a new applicant, with the current document and live photo copied there (read
 // from the old applicant, uploaded to the new), and the subject moves to it; the old applicant stays, with
 // the checks of the earlier attempts, as their evidence, until the subject is forgotten.
+//
+// An applicant holds the person's name, date of birth and address, so each one is recorded
+// (onfido-store.ts) as soon as Onfido answers its create, before anything else is done with it, and
+// forget deletes every one recorded. One the subject did not move to (the copy failed or was refused, or
+// another save got there first) is deleted at once, and its record dropped only once Onfido confirms it
+// gone; a delete that fails leaves the record for forget. An applicant whose create Onfido made but whose
+// answer never arrived (a timeout) is the one PVS cannot know of: Onfido gives it no reference of ours.
 import type { ApplicantBuilder, CountryCodes } from '@onfido/api';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/database.ts';
@@ -42,7 +49,14 @@ const fileName = (name: string, image: Pick<IdentityImage, 'bytes'>) => `${name}
 export function createOnfidoSteps(deps: { db: Database; clock: Clock; onfido: OnfidoClient; subjectOf(ref: string): Promise<store.OnfidoSubjectRow> }) {
   const { db, clock, onfido } = deps;
 
-  const deleteQuietly = (applicantId: string) => onfido.call('applicant delete', (api, o) => api.deleteApplicant(applicantId, o));
+  /**
+   * An applicant the subject did not move to, deleted at Onfido; its record goes only once Onfido has
+   * deleted it (a 404/410 is already gone), otherwise it stays for forget to delete.
+   */
+  async function discard(subjectRef: string, applicantId: string): Promise<void> {
+    const deleted = await onfido.call('applicant delete', (api, o) => api.deleteApplicant(applicantId, o));
+    if (deleted.ok || deleted.kind === 'gone') await store.dropApplicant(db, subjectRef, applicantId);
+  }
 
   /** The current document and live photo, uploaded again to applicant `to`: without validation, they passed it once. */
   async function copySteps(subject: store.OnfidoSubjectRow, to: string) {
@@ -89,22 +103,30 @@ export function createOnfidoSteps(deps: { db: Database; clock: Clock; onfido: On
     const created = await onfido.call('applicant create', (api, o) => api.createApplicant(fields, o));
     if (!created.ok) return saveFailure('applicant create', created, (f) => detailsRejected('applicant create', f));
     const applicantId = created.value.id;
-    let moved: boolean;
-    if (current) {
-      const copied = await copySteps(subject, applicantId);
-      if (isOutage(copied)) {
-        await deleteQuietly(applicantId);
-        return copied;
-      }
-      moved = await store.switchApplicant(db, subjectRef, { from: current, to: applicantId, ...copied }, clock.now());
-    } else {
-      moved = await store.setApplicant(db, subjectRef, applicantId, clock.now());
+    let moved: boolean | IdentityUnavailable;
+    try {
+      await store.recordApplicant(db, subjectRef, applicantId, clock.now());
+      moved = await moveTo(subject, applicantId);
+    } catch (error) {
+      // A copy Onfido refused (404/422), or a record that could not be written, is thrown, but the
+      // applicant goes first. The error reported is this one: a clean-up that fails too leaves the record
+      // (when there is one) for forget.
+      await discard(subjectRef, applicantId).catch(() => undefined);
+      throw error;
     }
-    if (moved) return { ok: true };
-    // Another save of this step got there first: this applicant goes, and the details are saved again
-    // to wherever the subject is now.
-    await deleteQuietly(applicantId);
+    if (moved === true) return { ok: true };
+    await discard(subjectRef, applicantId);
+    if (moved !== false) return moved;
+    // Another save of this step got there first: the details are saved again to wherever the subject is now.
     return saveDetails(subjectRef, details);
+  }
+
+  /** The subject moved to its new applicant (true), another save moved it first (false), or the outage that stopped the copy. */
+  async function moveTo(subject: store.OnfidoSubjectRow, applicantId: string): Promise<boolean | IdentityUnavailable> {
+    if (!subject.applicant_id) return store.setApplicant(db, subject.ref, applicantId, clock.now());
+    const copied = await copySteps(subject, applicantId);
+    if (isOutage(copied)) return copied;
+    return store.switchApplicant(db, subject.ref, { from: subject.applicant_id, to: applicantId, ...copied }, clock.now());
   }
 
   return {

@@ -1,6 +1,7 @@
-// PVS's own record of what it made at Onfido (migration 0024): a subject's applicant, its current
-// document and live photo, and the check of each attempt with what it ran on. Ids, types, sides and
-// times only: nothing a person typed or photographed is ever written here.
+// PVS's own record of what it made at Onfido (migrations 0024, 0027): a subject's current applicant,
+// every applicant ever made for it (recorded as Onfido answers the create, so that forget finds each one),
+// its current document and live photo, and the check of each attempt with what it ran on. Ids, types,
+// sides and times only: nothing a person typed or photographed is ever written here.
 import type { Database, Executor } from '../../../platform/db/database.ts';
 import type { IdentityDocumentType } from '../identity-provider.ts';
 
@@ -42,7 +43,20 @@ export async function findSubject(db: Executor, ref: string): Promise<OnfidoSubj
   return row;
 }
 
-/** Records the applicant made for a subject that had none; false when another save recorded one first. */
+/**
+ * An applicant Onfido has just made for the subject, recorded before anything else is done with it: it
+ * holds the person's details, and forget deletes every applicant recorded here.
+ */
+export async function recordApplicant(db: Executor, ref: string, applicantId: string, at: Date): Promise<void> {
+  await db.query('INSERT INTO onfido_identity_applicants (subject_ref, applicant_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [ref, applicantId, at]);
+}
+
+/** Forgets the record of an applicant the subject never moved to, once Onfido confirmed it deleted (never before). */
+export async function dropApplicant(db: Executor, ref: string, applicantId: string): Promise<void> {
+  await db.query('DELETE FROM onfido_identity_applicants WHERE subject_ref = $1 AND applicant_id = $2', [ref, applicantId]);
+}
+
+/** Makes the recorded applicant the subject's, which had none; false when another save got there first. */
 export async function setApplicant(db: Executor, ref: string, applicantId: string, at: Date): Promise<boolean> {
   const rows = await db.query('UPDATE onfido_identity_subjects SET applicant_id = $2, updated_at = $3 WHERE ref = $1 AND applicant_id IS NULL RETURNING ref', [ref, applicantId, at]);
   return rows.length === 1;
@@ -94,10 +108,16 @@ export async function switchApplicant(
   });
 }
 
-/** Every applicant PVS made for the subject: the current one and those earlier attempts ran on. */
+/**
+ * Every applicant PVS made for the subject and has not yet seen deleted: those recorded at their creation
+ * (the current one, those earlier attempts ran on, and any whose clean-up delete failed). The current
+ * applicant and the checks' were recorded too, but are also read where they are named, so that a row
+ * lost from the record never hides an applicant from forget.
+ */
 export async function applicantIdsOf(db: Executor, ref: string): Promise<string[]> {
   const rows = await db.query<{ applicant_id: string }>(
-    `SELECT applicant_id FROM onfido_identity_subjects WHERE ref = $1 AND applicant_id IS NOT NULL
+    `SELECT applicant_id FROM onfido_identity_applicants WHERE subject_ref = $1
+     UNION SELECT applicant_id FROM onfido_identity_subjects WHERE ref = $1 AND applicant_id IS NOT NULL
      UNION SELECT applicant_id FROM onfido_identity_checks WHERE subject_ref = $1`,
     [ref],
   );
@@ -145,7 +165,7 @@ export async function markCompleted(db: Executor, ref: string, attempt: number, 
   return row?.completed_at ?? at;
 }
 
-/** The subject with its document and checks (ON DELETE CASCADE). */
+/** The subject with its applicants' records, document and checks (ON DELETE CASCADE). */
 export async function deleteSubject(db: Executor, ref: string): Promise<void> {
   await db.query('DELETE FROM onfido_identity_subjects WHERE ref = $1', [ref]);
 }
