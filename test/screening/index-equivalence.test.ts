@@ -60,4 +60,29 @@ describe('the screening index against brute force', () => {
     // A name holding the query's word twice is found by it.
     assert.ok(summary(index.search({ kind: 'person', names: ['Mohammed Mohammed'] }, threshold)).some((s) => s.startsWith('repeated/repeated-2 ')));
   });
+
+  it('answers names with initials alike: an initial stands in for a word it begins, and for no other', () => {
+    // Listed people's names with a given name cut to its initial ("J. Hollwell", "John D. Hollwell"), and
+    // with an initial that begins none of their words: the candidates an initial lets through are decided
+    // by its letter.
+    const people = generated.entries.filter((e) => e.kind === 'person' && e.name.split(' ').length >= 2).slice(0, 150);
+    const queries: ScreeningQuery[] = people.flatMap((entry, i) => {
+      const words = entry.name.split(' ');
+      const cut = (at: number, letter = words[at]![0]!) => words.map((w, j) => (j === at ? `${letter}.` : w)).join(' ');
+      const dateOfBirth = i % 3 === 0 ? entry.datesOfBirth[0] : undefined;
+      return [
+        { kind: 'person' as const, names: [cut(0)], dateOfBirth },
+        { kind: 'person' as const, names: [cut(words.length - 2)] },
+        { kind: 'person' as const, names: [`${words[0]} ${String.fromCharCode(65 + (i % 26))}. ${words.at(-1)}`] },
+        { kind: 'person' as const, names: [cut(0, 'Q')] },
+      ];
+    });
+    let matched = 0;
+    for (const query of queries) {
+      const expected = summary(index.searchAll(query, threshold));
+      assert.deepEqual(summary(index.search(query, threshold)), expected, JSON.stringify(query));
+      if (expected.length) matched++;
+    }
+    assert.ok(matched >= 100, `only ${matched} of ${queries.length} queries matched anything`);
+  });
 });

@@ -121,6 +121,8 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   // Two levels, so that a token shared by many names is keyed once: key → tokens → names.
   const tokenIds = new Map<string, number>();
   const namesOfToken: number[][] = [];
+  /** Each token's first letter (a char code): an initial pairs only with a word or initial it begins. */
+  const firstLetters: number[] = [];
   /**
    * The same postings split by the shape of the name: names with an initial, and names without one by
    * their number of words (1, 2, 3, 4 or more). A query's commonest word walks only the shapes that
@@ -142,6 +144,7 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
       let tokenId = tokenIds.get(tokenKey);
       if (tokenId === undefined) {
         tokenId = namesOfToken.push([]) - 1;
+        firstLetters.push(token.charCodeAt(0));
         tokenIds.set(tokenKey, tokenId);
         for (const key of blockingKeys(token, variant.codes[i]!)) appendOnce(listOf(tokensOfKey, `${kind}|${key}`), tokenId);
       }
@@ -174,6 +177,7 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
   names.forEach((name, id) => (tokensStart[id + 1] = tokensStart[id]! + name.tokenIds!.length));
   const flatTokenIds = new Uint32Array(tokensStart[names.length]!);
   names.forEach((name, id) => flatTokenIds.set(name.tokenIds!, tokensStart[id]!));
+  const firstLetterOfToken = Uint16Array.from(firstLetters);
 
   // Per name, for the query being screened: how many of its tokens could pair through a shared key.
   // Stamps instead of clearing arrays between queries.
@@ -247,11 +251,32 @@ export function buildIndex(entries: readonly IndexedEntry[]): ScreeningIndex {
     // was commonest in this list): an entry whose names tie keeps the same one in any index holding it,
     // which is what lets the one-off search answer from an index of its candidates alone.
     const found: number[] = [];
+    const initialLetters = queryInitials > 0 ? queryName.tokens.filter((t) => t.length === 1).map((t) => t.charCodeAt(0)) : [];
     for (const id of touched) {
-      const pairs = Math.min(queryName.tokens.length, tokenCountOf[id]!);
-      if (hits[id]! >= Math.max(1, pairs - queryInitials - initialsCountOf[id]! - weakPairs)) found.push(id);
+      const needed = Math.min(queryName.tokens.length, tokenCountOf[id]!) - initialsCountOf[id]! - weakPairs;
+      if (hits[id]! >= Math.max(1, needed)) found.push(id);
+      else if (initialLetters.length > 0 && hits[id]! >= Math.max(1, needed - pairableInitials(id, initialLetters))) found.push(id);
     }
     yield* found.sort((a, b) => a - b);
+  }
+
+  /**
+   * How many of the query's initials could pair with one of the name's tokens: an initial scores
+   * `initialScore` with a token it begins and 0 with any other (a pair no threshold affords), so only
+   * those may stand in for a keyed pair. Counting them, not all the query's initials, keeps "John D.
+   * Hollwell" from making every two-word John a candidate.
+   */
+  function pairableInitials(id: number, initialLetters: readonly number[]): number {
+    let pairable = 0;
+    for (const letter of initialLetters) {
+      for (let t = tokensStart[id]!; t < tokensStart[id + 1]!; t++) {
+        if (firstLetterOfToken[flatTokenIds[t]!] === letter) {
+          pairable++;
+          break;
+        }
+      }
+    }
+    return pairable;
   }
 
   /** The tokens a group's keys reach, each once. */
