@@ -1,11 +1,12 @@
 // A PDF's text, page by page, as a reader would copy it: to check what a report prints. And, for layout
 // tests, where each piece of text sits and which fonts each page uses.
-import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
-
-type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
+// pdfjs through the service's own loader, which keeps the process's JSON and Array.prototype.push (a
+// bench process imports this file, and would otherwise measure everything with pdfjs's polyfills).
+import { loadPdfjs, type PdfDocument } from '../../src/modules/deeds/pipeline/pdf-document.ts';
 
 /** `fontExtraProperties` keeps each font's name and whether its file is embedded, which rendering does not need. */
 async function openPdf(pdf: Buffer, options: { fontDetails?: boolean } = {}): Promise<PdfDocument> {
+  const { getDocument } = await loadPdfjs();
   return getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false, fontExtraProperties: options.fontDetails ?? false }).promise;
 }
 
@@ -56,6 +57,7 @@ export async function pdfPages(pdf: Buffer): Promise<PdfPage[]> {
     );
     // The fonts are known once the page's operators are: each setFont names one.
     const operators = await page.getOperatorList();
+    const { OPS } = await loadPdfjs();
     const fontIds = new Set(operators.fnArray.flatMap((fn, i) => (fn === OPS.setFont ? [operators.argsArray[i]![0] as string] : [])));
     const fonts = [...fontIds].map((id) => {
       const font = page.commonObjs.get(id) as { name: string; missingFile: boolean };

@@ -13,10 +13,10 @@
 // page reader's child it is already loaded natively (pdfjs-preload.mjs) and the import finds it there.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { lazy } from '../../../platform/lazy.ts';
 
-export type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
+export type PdfDocument = Awaited<ReturnType<typeof Pdfjs.getDocument>['promise']>;
 export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
 const require = createRequire(import.meta.url);
@@ -28,7 +28,31 @@ const packageDir = (name: string) => path.join(pdfjsRoot, name) + path.sep;
  * pdfjs, loaded at the first call. A failed load rejects (callers treat it as the reader being
  * unavailable, never as the document's fault) and the next call loads again.
  */
-export const loadPdfjs: () => Promise<{ getDocument: typeof getDocument }> = lazy(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+export const loadPdfjs: () => Promise<typeof Pdfjs> = lazy(() => keepingNatives(() => import('pdfjs-dist/legacy/build/pdf.mjs')));
+
+/**
+ * Built-ins pdfjs's legacy build (the one for Node 20) replaces with core-js polyfills when it loads,
+ * for the whole process: `JSON.stringify` for `JSON.rawJSON` (absent before Node 22), `JSON.parse` for
+ * its reviver's source, `Array.prototype.push` for a V8 bug with non-writable lengths. Measured on Node
+ * 20, a webhook body's `JSON.stringify` took 11 times as long after pdfjs loaded (1.7 µs → 19.6 µs) and
+ * ten pushes 12 times: every answer and every log line of a process that had opened one PDF. pdfjs uses
+ * none of what they add, so the process's own are put back once it has loaded.
+ */
+const replacedByPdfjs = [
+  [JSON, 'stringify'],
+  [JSON, 'parse'],
+  [Array.prototype, 'push'],
+  [Function.prototype, 'toString'],
+] as const;
+
+export async function keepingNatives<T>(load: () => Promise<T>): Promise<T> {
+  const natives = replacedByPdfjs.map(([owner, key]) => [owner, key, Object.getOwnPropertyDescriptor(owner, key)!] as const);
+  try {
+    return await load();
+  } finally {
+    for (const [owner, key, descriptor] of natives) Object.defineProperty(owner, key, descriptor);
+  }
+}
 
 /** Why a file is not one we can read: its bytes are no PDF pdfjs can parse, or it needs a password. */
 export type PdfOpenFailure = 'NOT_A_PDF';
