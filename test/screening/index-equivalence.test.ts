@@ -65,7 +65,7 @@ describe('the screening index against brute force', () => {
     // Listed people's names with a given name cut to its initial ("J. Hollwell", "John D. Hollwell"), and
     // with an initial that begins none of their words: the candidates an initial lets through are decided
     // by its letter.
-    const people = generated.entries.filter((e) => e.kind === 'person' && e.name.split(' ').length >= 2).slice(0, 150);
+    const people = generated.entries.filter((e) => e.kind === 'person' && e.name.split(' ').length >= 2).slice(0, 50);
     const queries: ScreeningQuery[] = people.flatMap((entry, i) => {
       const words = entry.name.split(' ');
       const cut = (at: number, letter = words[at]![0]!) => words.map((w, j) => (j === at ? `${letter}.` : w)).join(' ');
@@ -83,6 +83,6 @@ describe('the screening index against brute force', () => {
       assert.deepEqual(summary(index.search(query, threshold)), expected, JSON.stringify(query));
       if (expected.length) matched++;
     }
-    assert.ok(matched >= 100, `only ${matched} of ${queries.length} queries matched anything`);
+    assert.ok(matched >= 30, `only ${matched} of ${queries.length} queries matched anything`);
   });
 });
