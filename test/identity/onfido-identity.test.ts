@@ -10,10 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { exifSegment, pngChunk, pngSignature, sampleJpeg } from '../fixtures/images.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { cleaned, png } from '../helpers/identity-images.ts';
 import { startOnfidoStandIn, type OnfidoStandIn } from '../helpers/onfido-stand-in/index.ts';
 import { outcomeOf } from '../../src/modules/verifications/outcomes.ts';
 import { createManualClock } from '../../src/platform/clock.ts';
-import { cleanImage } from '../../src/platform/images.ts';
 import type { IdentityDocument, IdentityImage, IdentityProvider, PersonDetails, Verification } from '../../src/providers/identity/identity-provider.ts';
 import { checkGiveUpMs } from '../../src/providers/identity/onfido/onfido-checks.ts';
 import { createOnfidoIdentity, type OnfidoIdentityOptions } from '../../src/providers/identity/onfido/onfido-identity.ts';
@@ -52,19 +52,6 @@ function details(lastName: string, overrides: Partial<PersonDetails> = {}): Pers
   };
 }
 
-/** A 4×3 PNG whose pixels depend on `seed` (distinct images), or all one colour (`flat`: "no face", "no document"). */
-function png(seed: number, flat = false): IdentityImage {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(4, 0);
-  header.writeUInt32BE(3, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows: number[] = [];
-  for (let y = 0; y < 3; y++) {
-    rows.push(0);
-    for (let x = 0; x < 4; x++) rows.push(...(flat ? [90, 90, 90] : [(x * 60 + seed) % 256, (y * 90 + seed * 7) % 256, (seed * 13) % 256]));
-  }
-  return cleaned(Buffer.concat([pngSignature, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.from(rows))), pngChunk('IEND')]));
-}
 
 /** A PNG of random pixels: as large as its pixels, since noise does not compress. */
 function noisePng(width: number, height: number): IdentityImage {
@@ -77,12 +64,6 @@ function noisePng(width: number, height: number): IdentityImage {
   return cleaned(Buffer.concat([pngSignature, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND')]));
 }
 
-/** What PVS sends: an image after cleanImage (here a JPEG whose EXIF, with its GPS position, goes). */
-function cleaned(bytes: Buffer): IdentityImage {
-  const result = cleanImage(bytes);
-  assert.ok(result.ok, 'a valid test image');
-  return { contentType: result.image.contentType, bytes: result.image.bytes };
-}
 const selfieJpeg = () => cleaned(sampleJpeg({ jfif: 'plain', before: [exifSegment()] }));
 
 function passport(overrides: Partial<IdentityDocument> = {}): IdentityDocument {

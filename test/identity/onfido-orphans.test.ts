@@ -6,13 +6,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { deflateSync } from 'node:zlib';
-import { pngChunk, pngSignature, sampleJpeg } from '../fixtures/images.ts';
+import { sampleJpeg } from '../fixtures/images.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { cleaned, png } from '../helpers/identity-images.ts';
 import { startOnfidoStandIn, type OnfidoStandIn } from '../helpers/onfido-stand-in/index.ts';
 import { createManualClock } from '../../src/platform/clock.ts';
-import { cleanImage } from '../../src/platform/images.ts';
-import type { IdentityImage, IdentityProvider, PersonDetails } from '../../src/providers/identity/identity-provider.ts';
+import type { IdentityProvider, PersonDetails } from '../../src/providers/identity/identity-provider.ts';
 import { createOnfidoIdentity } from '../../src/providers/identity/onfido/onfido-identity.ts';
 
 let database: TestDatabase;
@@ -43,25 +42,7 @@ function details(lastName: string): PersonDetails {
   };
 }
 
-function cleaned(bytes: Buffer): IdentityImage {
-  const result = cleanImage(bytes);
-  assert.ok(result.ok, 'a valid test image');
-  return { contentType: result.image.contentType, bytes: result.image.bytes };
-}
 
-/** A 4×3 PNG whose pixels depend on `seed`. */
-function png(seed: number): IdentityImage {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(4, 0);
-  header.writeUInt32BE(3, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows: number[] = [];
-  for (let y = 0; y < 3; y++) {
-    rows.push(0);
-    for (let x = 0; x < 4; x++) rows.push((x * 60 + seed) % 256, (y * 90 + seed * 7) % 256, (seed * 13) % 256);
-  }
-  return cleaned(Buffer.concat([pngSignature, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.from(rows))), pngChunk('IEND')]));
-}
 
 /**
  * A subject whose first attempt has run (so its applicant takes no more changes), and a way to tell the
