@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeRoles, partiesOf, roleEntity, roleOf, unnamedRoles } from './roles.ts';
+import { describeRoles, partiesOf, roleEntity, roleOf } from './roles.ts';
 
 describe('verification roles', () => {
   it('keeps a listed role, whatever its case, and stores anything else as OTHER', () => {
@@ -43,25 +43,26 @@ describe('verification roles', () => {
       roles: 'a beneficial owner, director and company secretary',
       label: 'Beneficial owner, director and company secretary',
       described: null,
+      unnamed: [],
     });
-    assert.deepEqual(describeRoles('DIRECTOR', 'SECRETARY'), { roles: 'a director and company secretary', label: 'Director and company secretary', described: null });
-    assert.deepEqual(describeRoles('SETTLOR', 'BENEFICIARY'), { roles: 'the settlor and a beneficiary', label: 'Settlor and beneficiary', described: null });
-    assert.deepEqual(describeRoles('OFFICER', null), { roles: 'an officer', label: 'Officer', described: null });
+    assert.deepEqual(describeRoles('DIRECTOR', 'SECRETARY'), { roles: 'a director and company secretary', label: 'Director and company secretary', described: null, unnamed: [] });
+    assert.deepEqual(describeRoles('SETTLOR', 'BENEFICIARY'), { roles: 'the settlor and a beneficiary', label: 'Settlor and beneficiary', described: null, unnamed: [] });
+    assert.deepEqual(describeRoles('OFFICER', null), { roles: 'an officer', label: 'Officer', described: null, unnamed: [] });
   });
 
   it('says nothing of a code it does not know, and keeps the partner’s own description apart', () => {
-    assert.deepEqual(describeRoles('OTHER', 'CHIEF_WIZARD'), { roles: null, label: null, described: null });
-    assert.deepEqual(describeRoles('DIRECTOR', 'CHIEF_WIZARD, SECRETARY'), { roles: 'a director and company secretary', label: 'Director and company secretary', described: null });
-    assert.deepEqual(describeRoles('DIRECTOR', 'DIRECTOR'), { roles: 'a director', label: 'Director', described: null }, 'a role said once');
-    assert.deepEqual(describeRoles('TRUSTEE', 'Trustee of the Smith Family Trust'), { roles: 'a trustee', label: 'Trustee', described: 'Trustee of the Smith Family Trust' });
+    assert.deepEqual(describeRoles('OTHER', 'CHIEF_WIZARD'), { roles: null, label: null, described: null, unnamed: ['CHIEF_WIZARD'] });
+    assert.deepEqual(describeRoles('DIRECTOR', 'CHIEF_WIZARD, SECRETARY'), { roles: 'a director and company secretary', label: 'Director and company secretary', described: null, unnamed: ['CHIEF_WIZARD'] });
+    assert.deepEqual(describeRoles('DIRECTOR', 'DIRECTOR'), { roles: 'a director', label: 'Director', described: null, unnamed: [] }, 'a role said once');
+    assert.deepEqual(describeRoles('TRUSTEE', 'Trustee of the Smith Family Trust'), { roles: 'a trustee', label: 'Trustee', described: 'Trustee of the Smith Family Trust', unnamed: [] });
   });
 
   it('hands a report the codes it has no words for, as given', () => {
-    assert.deepEqual(unnamedRoles('CHIEF_WIZARD, SECRETARY'), ['CHIEF_WIZARD']);
-    assert.deepEqual(unnamedRoles('CFO'), ['CFO']);
-    assert.deepEqual(unnamedRoles('DIRECTOR, SECRETARY'), []);
-    assert.deepEqual(unnamedRoles('Trustee of the Smith Family Trust'), [], 'the partner’s own words are `described`');
-    assert.deepEqual(unnamedRoles(null), []);
+    assert.deepEqual(describeRoles('DIRECTOR', 'CHIEF_WIZARD, SECRETARY').unnamed, ['CHIEF_WIZARD']);
+    assert.deepEqual(describeRoles('DIRECTOR', 'CFO').unnamed, ['CFO']);
+    assert.deepEqual(describeRoles('UBO', 'DIRECTOR, SECRETARY').unnamed, []);
+    assert.deepEqual(describeRoles('TRUSTEE', 'Trustee of the Smith Family Trust').unnamed, [], 'the partner’s own words are `described`');
+    assert.deepEqual(describeRoles('DIRECTOR', null).unnamed, []);
   });
 
   it('names the business a role is of, except for a sole trader’s owner, whose business is their own name', () => {

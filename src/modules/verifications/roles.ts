@@ -116,6 +116,11 @@ export interface RolesInWords {
   label: string | null;
   /** A roleDescription that is not codes: the partner's own words about the role, to be said apart as theirs. */
   described: string | null;
+  /**
+   * The description's codes that have no words here (`CFO`), as given: a page for the person leaves them
+   * out, but a report keeps everything the partner or the register said.
+   */
+  unnamed: string[];
 }
 
 /**
@@ -138,18 +143,10 @@ export function describeRoles(role: string, roleDescription: string | null): Rol
     roles: said.length === 0 ? null : listed(said),
     label: label && label[0]!.toUpperCase() + label.slice(1),
     described: parts.length > 0 && codes.length === 0 ? roleDescription!.trim() : null,
+    unnamed: parts.filter((_, i) => codes[i] !== undefined && !roleNouns[codes[i]!]),
   };
 }
 
-/**
- * The codes of a `roleDescription` that have no words here (`CHIEF_WIZARD`), as given: a page for the
- * person leaves them out, but a report keeps everything the partner or the register said.
- */
-export function unnamedRoles(roleDescription: string | null): string[] {
-  const parts = (roleDescription ?? '').split(',').map((part) => part.trim()).filter(Boolean);
-  if (!parts.every((part) => codeShape.test(part))) return [];
-  return parts.filter((part) => !roleNouns[part.replace(/[ -]/g, '_')]);
-}
 
 /** The business a role is said to be of: none for a sole trader's owner, whose business name is their own name. */
 export function roleEntity(role: string, entityName: string | null): string | null {

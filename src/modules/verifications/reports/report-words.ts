@@ -1,6 +1,6 @@
 // How the reports say statuses, results and roles in words a compliance officer files, with the tone of
 // each. A value PVS does not know yet (the lists are open) prints in words, in a neutral tone.
-import { describeRoles, roleEntity, unnamedRoles } from '../roles.ts';
+import { describeRoles, roleEntity } from '../roles.ts';
 import type { Tone } from './pdf-style.ts';
 import { formatDate, words } from './report-format.ts';
 import type { ReportRiskLevel } from './report-model.ts';
@@ -78,10 +78,9 @@ export function attemptStatus(status: string): Said {
  * own description of the role, when it is not register codes, follows: `Trustee · Trustee of the Smith Family Trust`.
  */
 export function roleWords(individual: { role: string; roleDescription: string | null }, entityName: string | null = null): string {
-  const { label, described } = describeRoles(individual.role, individual.roleDescription);
+  const { label, described, unnamed } = describeRoles(individual.role, individual.roleDescription);
   const entity = roleEntity(individual.role, entityName);
   const roles = label ? `${label}${entity ? ` of ${entity}` : ''}` : `${individual.role === 'OTHER' ? 'Other role' : words(individual.role)}${entity ? `, for ${entity}` : ''}`;
-  const unnamed = unnamedRoles(individual.roleDescription);
   return described ? `${roles} · ${described}` : unnamed.length ? `${roles} · ${unnamed.join(', ')}` : roles;
 }
 
